@@ -15,7 +15,8 @@ const FRAMEWORKS = ['express', 'mongoose', 'kafkajs', 'ioredis', 'better-sqlite3
 /** The end-to-end suite composes the system; code the system runs (or the bench) never reaches into it. */
 const noEndToEndSuite = {
   regex: '(^|/)test-e2e/',
-  message: 'Source code does not import the end-to-end suite: a processor\'s stand-in lives in its folder (src/processors/<id>/dev/), what stand-ins share in @vaultline/testing/psp-stand-ins.',
+  message:
+    "Source code does not import the end-to-end suite: a processor's stand-in lives in its folder (src/processors/<id>/dev/), what stand-ins share in @vaultline/testing/psp-stand-ins.",
 };
 
 const otherServices = (service) => {
@@ -39,7 +40,8 @@ const domainPatterns = [
   },
   {
     group: ['@vaultline/bus', '@vaultline/bus/*', '@vaultline/egress', '@vaultline/egress/*'],
-    message: 'Domain code reaches the bus and the outside through ports: events are built pure (domainEvent from @vaultline/contracts) and published with uow.publish, which adds the trace context; outbound calls go through a port implemented with @vaultline/egress outside domain/.',
+    message:
+      'Domain code reaches the bus and the outside through ports: events are built pure (domainEvent from @vaultline/contracts) and published with uow.publish, which adds the trace context; outbound calls go through a port implemented with @vaultline/egress outside domain/.',
   },
   {
     regex: '^\\.\\.?/(.+/)?(http|data|clients|messaging)(/|$)',

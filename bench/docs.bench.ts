@@ -63,7 +63,10 @@ async function main(): Promise<void> {
     await warm.close();
 
     for (const throttled of [false, true]) {
-      const results: Record<'baseline' | 'compressed', { first: Visit[]; repeat: Visit[] }> = { baseline: { first: [], repeat: [] }, compressed: { first: [], repeat: [] } };
+      const results: Record<'baseline' | 'compressed', { first: Visit[]; repeat: Visit[] }> = {
+        baseline: { first: [], repeat: [] },
+        compressed: { first: [], repeat: [] },
+      };
       for (let run = 0; run < RUNS; run++) {
         // Alternate which goes first, so a machine busier at one moment does not favour one side.
         const order: Array<'baseline' | 'compressed'> = run % 2 === 0 ? ['baseline', 'compressed'] : ['compressed', 'baseline'];
@@ -77,7 +80,8 @@ async function main(): Promise<void> {
       }
       const line = (variant: 'baseline' | 'compressed', kind: 'first' | 'repeat') =>
         `${Math.round(median(results[variant][kind].map((v) => v.ms)))} ms, ${Math.round(median(results[variant][kind].map((v) => v.bytes)) / 1024)} KB`;
-      const ratio = (kind: 'first' | 'repeat') => (median(results.baseline[kind].map((v) => v.ms)) / median(results.compressed[kind].map((v) => v.ms))).toFixed(2);
+      const ratio = (kind: 'first' | 'repeat') =>
+        (median(results.baseline[kind].map((v) => v.ms)) / median(results.compressed[kind].map((v) => v.ms))).toFixed(2);
       console.log(`\n/docs first render, ${throttled ? 'over 10 Mbit/s with 40 ms latency' : 'on loopback'} (median of ${RUNS}):`);
       console.log(`  first visit   baseline (identity) ${line('baseline', 'first')}   compressed ${line('compressed', 'first')}   ratio ${ratio('first')}×`);
       console.log(`  repeat visit  baseline (identity) ${line('baseline', 'repeat')}   compressed ${line('compressed', 'repeat')}   ratio ${ratio('repeat')}×`);

@@ -88,7 +88,9 @@ function main(): void {
   }
   const decisions = median(ours);
   const floor = median(base);
-  console.log(`${RULES}-rule matrix, ${PAYMENTS} distinct payments, ${ROUNDS} alternating rounds of ${DURATION_MS} ms, one core; ${winners.get('(default)') ?? 0} of ${PAYMENTS} payments fall through to the default, ${winners.size - 1} distinct rules win the rest`);
+  console.log(
+    `${RULES}-rule matrix, ${PAYMENTS} distinct payments, ${ROUNDS} alternating rounds of ${DURATION_MS} ms, one core; ${winners.get('(default)') ?? 0} of ${PAYMENTS} payments fall through to the default, ${winners.size - 1} distinct rules win the rest`,
+  );
   console.log(`baseline (50 string comparisons, no rule logic): ${fmt(floor)} walks/s (rounds: ${base.map(fmt).join(', ')})`);
   console.log(`chooseFlow                                    : ${fmt(decisions)} decisions/s (rounds: ${ours.map(fmt).join(', ')}) (target ≥ 100,000/s)`);
   console.log(`ratio chooseFlow/baseline                     : ${((decisions / floor) * 100).toFixed(1)} %`);

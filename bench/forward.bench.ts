@@ -13,7 +13,6 @@ import { runPacedLoad } from './support/paced-load';
 import { autocannon } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
-
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Added latency is a per-request figure: measured at a steady rate well below capacity, not in a queue. */
@@ -81,7 +80,11 @@ async function main(): Promise<void> {
   const psp = await startDestination(PSP_LATENCY_MS);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-forward-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV } });
+  const system = await startEmbedded({
+    dataDir,
+    port: 0,
+    env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV },
+  });
   announceBenchRateLimit();
   try {
     const created = await fetch(`${system.baseUrl}/tokens`, {
@@ -95,12 +98,25 @@ async function main(): Promise<void> {
     const body = JSON.stringify({
       amount: { currency: 'EUR', value: 1000 },
       reference: 'bench',
-      paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+      paymentMethod: {
+        type: 'scheme',
+        number: '{{ account_number }}',
+        expiryMonth: '{{ expiration_month }}',
+        expiryYear: '{{ expiration_year }}',
+        cvc: '{{ security_code }}',
+      },
       merchantAccount: 'Bench',
     });
     const check = await fetch(`${system.baseUrl}/forward`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey, 'x-service-token': token.id, 'x-destination-url': destinationUrl, 'x-api-key-name': 'X-API-Key', 'x-api-key-value': 'k' },
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': system.bootstrapApiKey,
+        'x-service-token': token.id,
+        'x-destination-url': destinationUrl,
+        'x-api-key-name': 'X-API-Key',
+        'x-api-key-value': 'k',
+      },
       body,
     });
     if (check.status !== 200) throw new Error(`forward answered ${check.status}: ${await check.text()}`);
@@ -122,7 +138,8 @@ async function main(): Promise<void> {
     await bareProxy.close();
     const forwarded = await run(`${system.baseUrl}/forward`, forwardHeaders);
     if (forwarded.non2xx > 0 || forwarded.errors > 0) console.log(`warning: ${forwarded.non2xx} non-2xx and ${forwarded.errors} errors during the forward run`);
-    const paced = (url: string, headers: Record<string, string>) => runPacedLoad({ url, method: 'POST', headers, body, ratePerSecond: PACED_RATE, durationSeconds: DURATION_S });
+    const paced = (url: string, headers: Record<string, string>) =>
+      runPacedLoad({ url, method: 'POST', headers, body, ratePerSecond: PACED_RATE, durationSeconds: DURATION_S });
     const directPaced = await paced(destinationUrl, { 'content-type': 'application/json' });
     const forwardedPaced = await paced(`${system.baseUrl}/forward`, forwardHeaders);
     if (forwardedPaced.failed > 0) console.log(`warning: ${forwardedPaced.failed} failed requests during the paced forward run`);
@@ -131,10 +148,18 @@ async function main(): Promise<void> {
     console.log(`connections ${CONNECTIONS}, ${DURATION_S} s each`);
     console.log(`direct    : ${direct.requests.average.toFixed(0)} req/s, p50 ${direct.latency.p50} ms, p99 ${direct.latency.p99} ms`);
     console.log(`forwarded : ${forwarded.requests.average.toFixed(0)} req/s, p50 ${forwarded.latency.p50} ms, p99 ${forwarded.latency.p99} ms`);
-    console.log(`bare proxy: ${proxied.requests.average.toFixed(0)} req/s (${((proxied.requests.average / direct.requests.average) * 100).toFixed(1)} % of direct): node:http + undici passing bytes through, no logic — the most any forwarder can reach here`);
-    console.log(`throughput ratio forwarded/direct: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %); forwarded/bare proxy: ${((forwarded.requests.average / proxied.requests.average) * 100).toFixed(1)} %`);
-    console.log(`at ${PACED_RATE} req/s evenly paced (open loop): direct p50 ${directPaced.p50} ms, p99 ${directPaced.p99} ms; forwarded p50 ${forwardedPaced.p50} ms, p99 ${forwardedPaced.p99} ms`);
-    console.log(`added p50 : ${(forwardedPaced.p50 - directPaced.p50).toFixed(2)} ms at ${PACED_RATE} req/s (target ≤ 2 ms); under saturation (queueing included): ${(forwarded.latency.p50 - direct.latency.p50).toFixed(2)} ms`);
+    console.log(
+      `bare proxy: ${proxied.requests.average.toFixed(0)} req/s (${((proxied.requests.average / direct.requests.average) * 100).toFixed(1)} % of direct): node:http + undici passing bytes through, no logic — the most any forwarder can reach here`,
+    );
+    console.log(
+      `throughput ratio forwarded/direct: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %); forwarded/bare proxy: ${((forwarded.requests.average / proxied.requests.average) * 100).toFixed(1)} %`,
+    );
+    console.log(
+      `at ${PACED_RATE} req/s evenly paced (open loop): direct p50 ${directPaced.p50} ms, p99 ${directPaced.p99} ms; forwarded p50 ${forwardedPaced.p50} ms, p99 ${forwardedPaced.p99} ms`,
+    );
+    console.log(
+      `added p50 : ${(forwardedPaced.p50 - directPaced.p50).toFixed(2)} ms at ${PACED_RATE} req/s (target ≤ 2 ms); under saturation (queueing included): ${(forwarded.latency.p50 - direct.latency.p50).toFixed(2)} ms`,
+    );
     // Single-request view without queueing: sequential calls, added time as the forwarder reports it.
     const samples: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -152,7 +177,8 @@ async function main(): Promise<void> {
     // The same comparison against a destination that takes as long as a PSP: what a merchant sees.
     const pspDirect = await run(psp.url, { 'content-type': 'application/json' }, PSP_CONNECTIONS);
     const pspForwarded = await run(`${system.baseUrl}/forward`, { ...forwardHeaders, 'x-destination-url': psp.url }, PSP_CONNECTIONS);
-    if (pspForwarded.non2xx > 0 || pspForwarded.errors > 0) console.log(`warning: ${pspForwarded.non2xx} non-2xx and ${pspForwarded.errors} errors during the PSP-latency forward run`);
+    if (pspForwarded.non2xx > 0 || pspForwarded.errors > 0)
+      console.log(`warning: ${pspForwarded.non2xx} non-2xx and ${pspForwarded.errors} errors during the PSP-latency forward run`);
     console.log(
       `stand-in answering after ${PSP_LATENCY_MS / 2}–${PSP_LATENCY_MS * 1.5} ms, ${PSP_CONNECTIONS} connections: direct ${pspDirect.requests.average.toFixed(0)} req/s p50 ${pspDirect.latency.p50} ms; ` +
         `forwarded ${pspForwarded.requests.average.toFixed(0)} req/s p50 ${pspForwarded.latency.p50} ms; ratio ${((pspForwarded.requests.average / pspDirect.requests.average) * 100).toFixed(1)} %`,

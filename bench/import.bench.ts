@@ -59,7 +59,14 @@ async function forcedGc(threadHeap: ThreadHeap): Promise<{ heapUsed: number; ms:
 
 async function memorySampler(threadHeap: ThreadHeap): Promise<{ stop(): Promise<Memory> }> {
   const start = await forcedGc(threadHeap);
-  const memory: Memory = { peakHeapUsed: 0, peakRss: 0, retainedAtStart: start?.heapUsed ?? null, retainedMax: start?.heapUsed ?? null, forcedGcs: 0, forcedGcMs: 0 };
+  const memory: Memory = {
+    peakHeapUsed: 0,
+    peakRss: 0,
+    retainedAtStart: start?.heapUsed ?? null,
+    retainedMax: start?.heapUsed ?? null,
+    forcedGcs: 0,
+    forcedGcMs: 0,
+  };
   // The threads' heap is asked for asynchronously; peaks add the last answer to this thread's heap.
   let threadsUsed = await threadHeap({ gc: false });
   const take = () => {
@@ -67,7 +74,11 @@ async function memorySampler(threadHeap: ThreadHeap): Promise<{ stop(): Promise<
     memory.peakHeapUsed = Math.max(memory.peakHeapUsed, m.heapUsed + threadsUsed);
     memory.peakRss = Math.max(memory.peakRss, m.rss);
   };
-  const askThreads = () => void threadHeap({ gc: false }).then((used) => (threadsUsed = used), () => undefined);
+  const askThreads = () =>
+    void threadHeap({ gc: false }).then(
+      (used) => (threadsUsed = used),
+      () => undefined,
+    );
   const retained = async () => {
     take(); // the peak before the collection
     const after = await forcedGc(threadHeap);
@@ -154,7 +165,12 @@ interface ImportFigures {
 }
 
 async function importOnce(cards: number, measureBaseline: boolean, serviceThreads?: string): Promise<ImportFigures> {
-  const simulator = await spawnProviderASimulator({ apiKey: PLATFORM_KEY, customers: cards / CARDS_PER_CUSTOMER, cardsPerCustomer: CARDS_PER_CUSTOMER, allowHttpLoopbackDestinations: true });
+  const simulator = await spawnProviderASimulator({
+    apiKey: PLATFORM_KEY,
+    customers: cards / CARDS_PER_CUSTOMER,
+    cardsPerCustomer: CARDS_PER_CUSTOMER,
+    allowHttpLoopbackDestinations: true,
+  });
   let simulatorUsage: SimulatorProcessUsage | null = null;
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-import-'));
   try {
@@ -180,7 +196,11 @@ async function importOnce(cards: number, measureBaseline: boolean, serviceThread
       const cpuAtStart = process.cpuUsage();
       const machineAtStart = machineTicks();
       const started = performance.now();
-      const created = await fetch(`${system.baseUrl}/tokens/imports`, { method: 'POST', headers, body: JSON.stringify({ provider: 'provider_a', provider_a: { api_key: PLATFORM_KEY } }) });
+      const created = await fetch(`${system.baseUrl}/tokens/imports`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ provider: 'provider_a', provider_a: { api_key: PLATFORM_KEY } }),
+      });
       if (created.status !== 201) throw new Error(`POST /tokens/imports answered ${created.status}: ${await created.text()}`);
       const { id } = (await created.json()) as { id: string };
       let result: Omit<ImportFigures, 'simulator' | 'simulatorPid' | 'machine' | 'direct'> | null = null;
@@ -193,7 +213,13 @@ async function importOnce(cards: number, measureBaseline: boolean, serviceThread
         if (job.state === 'finished') {
           const seconds = (performance.now() - started) / 1000;
           const cpu = process.cpuUsage(cpuAtStart);
-          result = { seconds, imported: job.counts.imported + job.counts.updated, failed: job.counts.failed, memory: await sampler.stop(), ourCpuSeconds: (cpu.user + cpu.system) / 1e6 };
+          result = {
+            seconds,
+            imported: job.counts.imported + job.counts.updated,
+            failed: job.counts.failed,
+            memory: await sampler.stop(),
+            ourCpuSeconds: (cpu.user + cpu.system) / 1e6,
+          };
         } else {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
@@ -233,7 +259,9 @@ function line(label: string, r: ImportFigures): string {
   );
 }
 
-const threadsNote = process.env.EMBEDDED_SERVICE_THREADS ? `EMBEDDED_SERVICE_THREADS=${process.env.EMBEDDED_SERVICE_THREADS}` : 'the importer on a worker thread of its own (the default)';
+const threadsNote = process.env.EMBEDDED_SERVICE_THREADS
+  ? `EMBEDDED_SERVICE_THREADS=${process.env.EMBEDDED_SERVICE_THREADS}`
+  : 'the importer on a worker thread of its own (the default)';
 
 async function main(): Promise<void> {
   announceBenchRateLimit();
@@ -252,7 +280,9 @@ async function main(): Promise<void> {
   const flatness = retained
     ? `retained heap 10k/1k ${(retained.b / retained.a).toFixed(2)}× (${Math.round((retained.b - retained.a) / 9_000)} bytes per extra card)`
     : 'retained heap n/a (run with --expose-gc, as pnpm bench does)';
-  console.log(`target ≥ 500 tokens/s: ${rate(b) >= 500 ? 'met' : 'NOT met'}; memory: ${flatness}; peak heap 10k/1k ${(b.memory.peakHeapUsed / a.memory.peakHeapUsed).toFixed(2)}×`);
+  console.log(
+    `target ≥ 500 tokens/s: ${rate(b) >= 500 ? 'met' : 'NOT met'}; memory: ${flatness}; peak heap 10k/1k ${(b.memory.peakHeapUsed / a.memory.peakHeapUsed).toFixed(2)}×`,
+  );
   // The same 10,000 with every service on the main thread (EMBEDDED_SERVICE_THREADS=none), for comparison.
   if (!process.env.EMBEDDED_SERVICE_THREADS) {
     const oneThread = await importOnce(10_000, false, 'none');

@@ -44,10 +44,16 @@ async function paymentLoad(baseUrl: string, apiKey: string, concurrency: number)
   const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
   let endpointId = '';
   const result = await new Promise<LoadResult>((done, fail) => {
-    const worker = new Worker(join(__dirname, 'support', 'payment-load-worker.mjs'), { workerData: { baseUrl, apiKey, concurrency, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S } });
+    const worker = new Worker(join(__dirname, 'support', 'payment-load-worker.mjs'), {
+      workerData: { baseUrl, apiKey, concurrency, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S },
+    });
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'receiver') {
-        fetch(`${baseUrl}/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: message.url, events: ['payment.captured', 'payment.failed'], description: 'bench receiver' }) })
+        fetch(`${baseUrl}/webhook-endpoints`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: message.url, events: ['payment.captured', 'payment.failed'], description: 'bench receiver' }),
+        })
           .then(async (response) => {
             if (response.status !== 201) throw new Error(`POST /webhook-endpoints answered ${response.status}: ${await response.text()}`);
             endpointId = ((await response.json()) as { id: string }).id;
@@ -120,7 +126,13 @@ async function main(): Promise<void> {
       rmSync(embeddedDir, { recursive: true, force: true });
     }
     const kafkaDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-kafka-'));
-    const kafka = await startKafkaProfile({ dataDir: kafkaDir, port: 0, stdio: 'ignore', brokers: broker.brokers, env: { ...ENV, KAFKA_TOPIC_PREFIX: `bench-${Date.now().toString(36)}.` } });
+    const kafka = await startKafkaProfile({
+      dataDir: kafkaDir,
+      port: 0,
+      stdio: 'ignore',
+      brokers: broker.brokers,
+      env: { ...ENV, KAFKA_TOPIC_PREFIX: `bench-${Date.now().toString(36)}.` },
+    });
     try {
       runs.kafka = await measure(kafka.baseUrl, kafka.bootstrapApiKey);
     } finally {
@@ -134,7 +146,9 @@ async function main(): Promise<void> {
   const { embedded, kafka } = runs;
   if (!embedded || !kafka) throw new Error('a profile was not measured');
   announceBenchRateLimit();
-  console.log(`Kafka profile (a process per service, Kafka at ${broker.brokers}) beside the embedded profile, same load: ${LATENCY_CONCURRENCY} and ${CONCURRENCY} payments in flight, ${WARMUP_S} s warm-up, ${DURATION_S} s measured each`);
+  console.log(
+    `Kafka profile (a process per service, Kafka at ${broker.brokers}) beside the embedded profile, same load: ${LATENCY_CONCURRENCY} and ${CONCURRENCY} payments in flight, ${WARMUP_S} s warm-up, ${DURATION_S} s measured each`,
+  );
   console.log(line(`embedded, ${LATENCY_CONCURRENCY} in flight`, embedded.latency));
   console.log(line(`Kafka, ${LATENCY_CONCURRENCY} in flight`, kafka.latency));
   console.log(line(`embedded, ${CONCURRENCY} in flight`, embedded.capacity));

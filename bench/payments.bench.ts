@@ -37,7 +37,6 @@ import { benchProcessors, startThreadedStandIn, type BenchProcessor, type Thread
 /** A real PSP's answer time, and at once. */
 const PSP_DELAY_MS: [number, number] = [25, 75];
 
-
 interface PaymentLoadResult {
   captured: number;
   failed: number;
@@ -88,7 +87,11 @@ type LoadMessage<R> = { type: 'receiver'; url: string } | { type: 'window'; phas
  * Runs a load worker (bench/support/<file>) that registers its webhook receiver, then measures the main
  * thread's busy time over the worker's measured window: the whole embedded system runs on that thread.
  */
-function runLoadWorker<R>(file: string, workerData: Record<string, unknown>, register: (receiverUrl: string) => Promise<void>): Promise<R & { busyMs: number }> {
+function runLoadWorker<R>(
+  file: string,
+  workerData: Record<string, unknown>,
+  register: (receiverUrl: string) => Promise<void>,
+): Promise<R & { busyMs: number }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(join(__dirname, 'support', file), { workerData: { warmupSeconds: WARMUP_S, durationSeconds: DURATION_S, ...workerData } });
     let measuring: EventLoopUtilization | undefined;
@@ -106,13 +109,31 @@ function runLoadWorker<R>(file: string, workerData: Record<string, unknown>, reg
   });
 }
 
-async function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, register: (receiverUrl: string) => Promise<void>): Promise<PaymentLoadResult> {
-  const { busyMs, ...result } = await runLoadWorker<Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>>('payment-load-worker.mjs', { baseUrl, apiKey, concurrency }, register);
+async function runPaymentLoad(
+  baseUrl: string,
+  apiKey: string,
+  concurrency: number,
+  register: (receiverUrl: string) => Promise<void>,
+): Promise<PaymentLoadResult> {
+  const { busyMs, ...result } = await runLoadWorker<Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>>(
+    'payment-load-worker.mjs',
+    { baseUrl, apiKey, concurrency },
+    register,
+  );
   return { ...result, mainThreadMsPerPayment: busyMs / result.captured };
 }
 
-async function runRefundLoad(baseUrl: string, apiKey: string, paymentIds: string[], register: (receiverUrl: string) => Promise<void>): Promise<RefundLoadResult> {
-  const { busyMs, ...result } = await runLoadWorker<Omit<RefundLoadResult, 'mainThreadMsPerRefund'>>('refund-load-worker.mjs', { baseUrl, apiKey, concurrency: CONCURRENCY, paymentIds, refundAmount: REFUND_AMOUNT }, register);
+async function runRefundLoad(
+  baseUrl: string,
+  apiKey: string,
+  paymentIds: string[],
+  register: (receiverUrl: string) => Promise<void>,
+): Promise<RefundLoadResult> {
+  const { busyMs, ...result } = await runLoadWorker<Omit<RefundLoadResult, 'mainThreadMsPerRefund'>>(
+    'refund-load-worker.mjs',
+    { baseUrl, apiKey, concurrency: CONCURRENCY, paymentIds, refundAmount: REFUND_AMOUNT },
+    register,
+  );
   return { ...result, mainThreadMsPerRefund: busyMs / result.succeeded };
 }
 
@@ -135,7 +156,11 @@ async function main(): Promise<void> {
   // Each stand-in on a thread of its own (a real PSP's work is not done on our event loop).
   const standIns: Array<{ name: string; processor: BenchProcessor; server: ThreadedStandIn }> = [];
   for (const processor of WITH_PROCESSORS ? benchProcessors() : []) {
-    standIns.push({ name: `${processor.manifest.display_name}, 25–75 ms`, processor, server: await startThreadedStandIn(processor, { delayMs: PSP_DELAY_MS }) });
+    standIns.push({
+      name: `${processor.manifest.display_name}, 25–75 ms`,
+      processor,
+      server: await startThreadedStandIn(processor, { delayMs: PSP_DELAY_MS }),
+    });
     standIns.push({ name: `${processor.manifest.display_name}, at once`, processor, server: await startThreadedStandIn(processor, {}) });
   }
   const paymentsUrl = (standIn: (typeof standIns)[number]) => `${standIn.server.baseUrl}${standIn.processor.paymentsPath}`;
@@ -189,7 +214,16 @@ async function main(): Promise<void> {
     await disableEndpoints();
 
     const tokenRun = (duration: number) =>
-      autocannon({ url: `${system.baseUrl}/tokens`, method: 'POST', headers: { ...headers, ...IDEMPOTENCY_KEY_PER_REQUEST }, body: tokenBody, connections: TOKEN_CONNECTIONS, duration, workers: 1, idReplacement: true });
+      autocannon({
+        url: `${system.baseUrl}/tokens`,
+        method: 'POST',
+        headers: { ...headers, ...IDEMPOTENCY_KEY_PER_REQUEST },
+        body: tokenBody,
+        connections: TOKEN_CONNECTIONS,
+        duration,
+        workers: 1,
+        idReplacement: true,
+      });
     await tokenRun(WARMUP_S);
     const tokensStarted = performance.eventLoopUtilization();
     const tokens = await tokenRun(DURATION_S);
@@ -197,7 +231,9 @@ async function main(): Promise<void> {
 
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
     announceBenchRateLimit();
-    console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
+    console.log(
+      `embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`,
+    );
     console.log(
       `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +
         `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionWaits} status reads of a session not yet at the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
@@ -214,14 +250,18 @@ async function main(): Promise<void> {
         `main thread ${refunds.mainThreadMsPerRefund.toFixed(2)} ms per refund`,
     );
     if (refunds.firstError) console.log(`  first error: ${refunds.firstError}`);
-    console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
+    console.log(
+      `POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`,
+    );
     console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
     // Busy time per unit moves less with other load on the machine than throughput does: compare these across runs.
     console.log(
       `main thread busy          : ${payments.mainThreadMsPerPayment.toFixed(2)} ms per payment, ${mainThreadMsPerToken.toFixed(2)} ms per token ` +
         `(cost ratio ${((mainThreadMsPerToken / payments.mainThreadMsPerPayment) * 100).toFixed(1)} %; 300/s needs ≤ 3.3 ms per payment on that one thread)`,
     );
-    console.log(`  per payment ${payments.mainThreadMsPerPayment.toFixed(2)} ms ${againstBudget(payments.mainThreadMsPerPayment, BUDGETS.mainThreadMsPerPayment)}`);
+    console.log(
+      `  per payment ${payments.mainThreadMsPerPayment.toFixed(2)} ms ${againstBudget(payments.mainThreadMsPerPayment, BUDGETS.mainThreadMsPerPayment)}`,
+    );
     console.log(`  per token   ${mainThreadMsPerToken.toFixed(2)} ms ${againstBudget(mainThreadMsPerToken, BUDGETS.mainThreadMsPerToken)}`);
 
     // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
@@ -233,11 +273,23 @@ async function main(): Promise<void> {
         return (await response.json()) as { id: string };
       };
       const { id } = standIn.processor.manifest;
-      const account = await call('POST', '/processor-accounts', { processor: id, name: standIn.name, credentials: standIn.server.credentials, settings: { base_url: standIn.server.baseUrl } });
+      const account = await call('POST', '/processor-accounts', {
+        processor: id,
+        name: standIn.name,
+        credentials: standIn.server.credentials,
+        settings: { base_url: standIn.server.baseUrl },
+      });
       // A processor that notifies settles captures (or confirms them) by notification, through the gateway.
       await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/${id}/${account.id}`);
       const flow = `bench-${id}-${onProcessors.length}`;
-      await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
+      await call('POST', '/flows', {
+        name: flow,
+        capture_mode: 'automatic',
+        steps: [
+          { kind: 'authorization', processor: account.id },
+          { kind: 'capture', processor: account.id },
+        ],
+      });
       await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
       onProcessors.push({ name: standIn.name, result: await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register) });
       await disableEndpoints();

@@ -76,7 +76,12 @@ async function run(strategy: Strategy): Promise<Outcome> {
   const started = Date.now();
   // SQLite, as the embedded profile keeps its data: indexed reads and unique checks (the memory store scans every document).
   const folder = mkdtempSync(join(tmpdir(), 'vaultline-routing-bench-'));
-  const h: Harness = await startOrchestrator({ start: new Date(START).toISOString(), random: seededRandom(35), storeFile: join(folder, 'orchestrator.db'), env: { ROUTING_STATS_CACHE_MS: '60s' } });
+  const h: Harness = await startOrchestrator({
+    start: new Date(START).toISOString(),
+    random: seededRandom(35),
+    storeFile: join(folder, 'orchestrator.db'),
+    env: { ROUTING_STATS_CACHE_MS: '60s' },
+  });
   try {
     const account = async (name: string, approval_rate: number, outage: Array<{ from: string; to: string }> = []) => {
       const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name, settings: { approval_rate, outage } });
@@ -89,7 +94,10 @@ async function run(strategy: Strategy): Promise<Outcome> {
     // Insufficient funds may go to the other account; a do-not-honour stands; a hard decline never moves.
     const on_decline = [{ categories: ['insufficient_funds'], action: 'next_processor' }];
     const flow = async (name: string, authorization: { processors: string[] } & Record<string, unknown>) => {
-      const steps = [{ kind: 'authorization', on_decline, ...authorization }, { kind: 'capture', processor: authorization.processors[0] }];
+      const steps = [
+        { kind: 'authorization', on_decline, ...authorization },
+        { kind: 'capture', processor: authorization.processors[0] },
+      ];
       const created = await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: 'manual', steps });
       if (created.status !== 201) throw new Error(`flow: ${created.status} ${JSON.stringify(created.body)}`);
     };
@@ -123,7 +131,16 @@ async function run(strategy: Strategy): Promise<Outcome> {
         await useFlow(oracleNow);
       }
       const batch = cards.slice(first, first + BATCH);
-      const created = await Promise.all(batch.map((card, k) => h.call(MERCHANT, 'POST', '/payments/one-off', { amount: card.amount, currency_code: 'EUR', reference: `bench-${first + k}`, source: { type: 'vaultline' } })));
+      const created = await Promise.all(
+        batch.map((card, k) =>
+          h.call(MERCHANT, 'POST', '/payments/one-off', {
+            amount: card.amount,
+            currency_code: 'EUR',
+            reference: `bench-${first + k}`,
+            source: { type: 'vaultline' },
+          }),
+        ),
+      );
       for (const answer of created) if (answer.status !== 200) throw new Error(`create: ${answer.status} ${JSON.stringify(answer.body)}`);
       await Promise.all(created.map((answer, k) => h.submitCard(answer.body, batch[k]!.masked, { scheme: batch[k]!.scheme, merchantId: MERCHANT.merchantId })));
       await h.settle();
@@ -157,15 +174,43 @@ interface StoredTransaction {
 }
 
 /** Reads the outcome of every payment from the service's own records. */
-async function tally(h: Harness, strategy: Strategy, accounts: { a: string; b: string }, cards: ReturnType<typeof cardsOf>, ids: string[], started: number): Promise<Outcome> {
+async function tally(
+  h: Harness,
+  strategy: Strategy,
+  accounts: { a: string; b: string },
+  cards: ReturnType<typeof cardsOf>,
+  ids: string[],
+  started: number,
+): Promise<Outcome> {
   const scope = { merchantId: MERCHANT.merchantId, mode: 'test' as const };
   const payments = new Map<string, StoredPayment>();
-  for await (const payment of everyItem((page) => h.store.collection<StoredPayment & { merchant_id: string; version: number }>('payments').list(scope, {}, page), 1000)) payments.set(payment.id, payment);
+  for await (const payment of everyItem(
+    (page) => h.store.collection<StoredPayment & { merchant_id: string; version: number }>('payments').list(scope, {}, page),
+    1000,
+  ))
+    payments.set(payment.id, payment);
   const byPayment = new Map<string, StoredTransaction[]>();
-  for await (const t of everyItem((page) => h.store.collection<StoredTransaction & { id: string; merchant_id: string; version: number }>('processor_transactions').list(scope, { kind: 'authorization' }, page), 1000)) {
+  for await (const t of everyItem(
+    (page) =>
+      h.store
+        .collection<StoredTransaction & { id: string; merchant_id: string; version: number }>('processor_transactions')
+        .list(scope, { kind: 'authorization' }, page),
+    1000,
+  )) {
     byPayment.set(t.payment_id, [...(byPayment.get(t.payment_id) ?? []), t]);
   }
-  const outcome: Outcome = { strategy, authorized: 0, ordinary: 0, ordinaryAuthorized: 0, phases: Object.fromEntries(PHASES.map((phase) => [phase, { ordinary: 0, authorized: 0 }])) as Outcome['phases'], attempts: { a: 0, b: 0, errors: 0 }, feesEur: 0, hardRetried: 0, hardDeclines: 0, seconds: 0 };
+  const outcome: Outcome = {
+    strategy,
+    authorized: 0,
+    ordinary: 0,
+    ordinaryAuthorized: 0,
+    phases: Object.fromEntries(PHASES.map((phase) => [phase, { ordinary: 0, authorized: 0 }])) as Outcome['phases'],
+    attempts: { a: 0, b: 0, errors: 0 },
+    feesEur: 0,
+    hardRetried: 0,
+    hardDeclines: 0,
+    seconds: 0,
+  };
   ids.forEach((id, index) => {
     const authorized = payments.get(id)?.status === 'authorized';
     const ordinary = !cards[index]!.masked.startsWith('400000');
@@ -207,7 +252,12 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   const strategies = (process.env.BENCH_ROUTING_STRATEGIES?.split(',') ?? ['ordered', 'weighted', 'success_rate', 'oracle']) as Strategy[];
   for (const strategy of strategies) outcomes.push(await run(strategy));
-  const label: Record<Strategy, string> = { ordered: 'ordered (A, then B)', weighted: 'weighted 50/50', success_rate: 'success_rate', oracle: 'oracle (better account first)' };
+  const label: Record<Strategy, string> = {
+    ordered: 'ordered (A, then B)',
+    weighted: 'weighted 50/50',
+    success_rate: 'success_rate',
+    oracle: 'oracle (better account first)',
+  };
   console.log('');
   for (const o of outcomes) {
     console.log(
@@ -217,7 +267,10 @@ async function main(): Promise<void> {
     );
   }
   console.log(`\nordinary cards authorized by phase: ${PHASES.join(' | ')}`);
-  for (const o of outcomes) console.log(`${label[o.strategy].padEnd(30)}: ${PHASES.map((phase) => `${pct(o.phases[phase].authorized, o.phases[phase].ordinary).toFixed(2)} % of ${o.phases[phase].ordinary}`).join(' | ')}`);
+  for (const o of outcomes)
+    console.log(
+      `${label[o.strategy].padEnd(30)}: ${PHASES.map((phase) => `${pct(o.phases[phase].authorized, o.phases[phase].ordinary).toFixed(2)} % of ${o.phases[phase].ordinary}`).join(' | ')}`,
+    );
   const rate = (strategy: Strategy) => pct(outcomes.find((o) => o.strategy === strategy)?.authorized ?? 0, PAYMENTS);
   const ran = (strategy: Strategy) => outcomes.some((o) => o.strategy === strategy);
   // A target is checked only when both its strategies ran (BENCH_ROUTING_STRATEGIES may name fewer).
@@ -228,11 +281,15 @@ async function main(): Promise<void> {
   if (outcomes.some((o) => o.strategy === 'success_rate') && outcomes.some((o) => o.strategy === 'ordered')) {
     console.log(
       `\nauthorization rate: success_rate ${rate('success_rate').toFixed(2)} % (figure), ordered ${rate('ordered').toFixed(2)} % (baseline, same run): ratio ${(rate('success_rate') / rate('ordered')).toFixed(3)}` +
-        (outcomes.some((o) => o.strategy === 'oracle') ? `; oracle ${rate('oracle').toFixed(2)} %: success_rate / oracle ${(rate('success_rate') / rate('oracle')).toFixed(3)}` : ''),
+        (outcomes.some((o) => o.strategy === 'oracle')
+          ? `; oracle ${rate('oracle').toFixed(2)} %: success_rate / oracle ${(rate('success_rate') / rate('oracle')).toFixed(3)}`
+          : ''),
     );
   }
   const points = (value: number | null) => (value === null ? 'not run' : `${value.toFixed(2)} points`);
-  console.log(`\nsuccess_rate: ${points(belowOracle)} below the oracle (target ≤ 1.5), ${points(aboveOrdered)} above ordered (target ≥ 3); hard declines retried: ${retried} (target 0)`);
+  console.log(
+    `\nsuccess_rate: ${points(belowOracle)} below the oracle (target ≤ 1.5), ${points(aboveOrdered)} above ordered (target ≥ 3); hard declines retried: ${retried} (target 0)`,
+  );
   const failures = [
     belowOracle !== null && belowOracle > 1.5 ? 'more than 1.5 points below the oracle' : null,
     aboveOrdered !== null && aboveOrdered < 3 ? 'less than 3 points above ordered' : null,

@@ -14,7 +14,10 @@ const files = readdirSync(__dirname)
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', resolve(__dirname, file)], { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', resolve(__dirname, file)], {
+    stdio: 'inherit',
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   if (result.status !== 0) failed++;
 }
 if (failed > 0) {

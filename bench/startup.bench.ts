@@ -43,7 +43,10 @@ function listeningUrl(child: ChildProcess): Promise<string> {
 
 async function untilHealthy(url: string): Promise<void> {
   for (;;) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -83,9 +86,7 @@ async function main(): Promise<void> {
   const runs = new Map(variants.map((variant) => [variant, [] as Array<{ startMs: number; rss: number }>]));
   for (let i = 0; i < RUNS; i++) for (const variant of variants) runs.get(variant)!.push(await once(variant));
   for (const [variant, results] of runs) {
-    console.log(
-      `${variant.name.padEnd(32)} start-up ${results.map((r) => r.startMs).join(' / ')} ms   idle RSS ${results.map((r) => r.rss).join(' / ')} MB`,
-    );
+    console.log(`${variant.name.padEnd(32)} start-up ${results.map((r) => r.startMs).join(' / ')} ms   idle RSS ${results.map((r) => r.rss).join(' / ')} MB`);
   }
 }
 

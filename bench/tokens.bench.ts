@@ -13,7 +13,6 @@ import { autocannon, type CannonResult } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { BUDGETS, IDEMPOTENCY_KEY_PER_REQUEST, againstBudget } from './support/budgets';
 
-
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 /** Baseline and tokens runs alternate this many times: the host's steal moves figures by ±30 % within a minute. */
 const ROUNDS = Number(process.env.BENCH_TOKENS_ROUNDS ?? 3);
@@ -44,7 +43,17 @@ async function main(): Promise<void> {
     const url = `${system.baseUrl}/tokens`;
 
     const run = (target: string, h: Record<string, string>, overallRate?: number, duration = DURATION_S) =>
-      autocannon({ url: target, method: 'POST', headers: h, body, connections: CONNECTIONS, duration, workers: 1, idReplacement: true, ...(overallRate ? { overallRate } : {}) });
+      autocannon({
+        url: target,
+        method: 'POST',
+        headers: h,
+        body,
+        connections: CONNECTIONS,
+        duration,
+        workers: 1,
+        idReplacement: true,
+        ...(overallRate ? { overallRate } : {}),
+      });
     await run(bareUrl, bareHeaders, undefined, 2); // warm-up
     await run(url, headers, undefined, 2); // warm-up
     // Alternating rounds; each tokens run also gives the main thread's busy time per token (event-loop
@@ -60,23 +69,62 @@ async function main(): Promise<void> {
     const byTokens = [...rounds].sort((a, b) => a.tokens.requests.average - b.tokens.requests.average);
     const median = byTokens[Math.floor(byTokens.length / 2)] as (typeof rounds)[number];
     const { baseline, tokens } = median;
-    const paced = await runPacedLoad({ url, method: 'POST', headers: merchantHeaders, body, ratePerSecond: FIXED_RATE, durationSeconds: DURATION_S, idempotencyKeys: true });
+    const paced = await runPacedLoad({
+      url,
+      method: 'POST',
+      headers: merchantHeaders,
+      body,
+      ratePerSecond: FIXED_RATE,
+      durationSeconds: DURATION_S,
+      idempotencyKeys: true,
+    });
     const bursts = await run(url, headers, FIXED_RATE);
-    const pacedBaseline = await runPacedLoad({ url: bareUrl, method: 'POST', headers: { 'content-type': 'application/json' }, body, ratePerSecond: FIXED_RATE, durationSeconds: DURATION_S, idempotencyKeys: true });
+    const pacedBaseline = await runPacedLoad({
+      url: bareUrl,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      ratePerSecond: FIXED_RATE,
+      durationSeconds: DURATION_S,
+      idempotencyKeys: true,
+    });
     if (paced.failed > 0) console.log(`warning: ${paced.failed} failed requests during the paced run`);
-    for (const [name, r] of [['max', tokens], ['burst', bursts]] as const) {
+    for (const [name, r] of [
+      ['max', tokens],
+      ['burst', bursts],
+    ] as const) {
       if (r.non2xx > 0 || r.errors > 0) console.log(`warning: ${r.non2xx} non-2xx and ${r.errors} errors during the ${name} run`);
     }
 
     const list = (values: number[], digits = 0) => values.map((value) => value.toFixed(digits)).join(', ');
-    console.log(`connections ${CONNECTIONS}; throughput: ${ROUNDS} alternating rounds of ${THROUGHPUT_S} s each, the median tokens round shown; latency runs ${DURATION_S} s`);
-    console.log(`bare express JSON parse : ${baseline.requests.average.toFixed(0)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms (rounds: ${list(rounds.map((r) => r.baseline.requests.average))})`);
-    console.log(`POST /tokens via gateway: ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms (rounds: ${list(rounds.map((r) => r.tokens.requests.average))}) (target ≥ 1500/s)`);
+    console.log(
+      `connections ${CONNECTIONS}; throughput: ${ROUNDS} alternating rounds of ${THROUGHPUT_S} s each, the median tokens round shown; latency runs ${DURATION_S} s`,
+    );
+    console.log(
+      `bare express JSON parse : ${baseline.requests.average.toFixed(0)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms (rounds: ${list(rounds.map((r) => r.baseline.requests.average))})`,
+    );
+    console.log(
+      `POST /tokens via gateway: ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms (rounds: ${list(rounds.map((r) => r.tokens.requests.average))}) (target ≥ 1500/s)`,
+    );
     const ratio = (tokens.requests.average / baseline.requests.average) * 100;
-    console.log(`ratio tokens/bare       : ${ratio.toFixed(1)} % (rounds: ${list(rounds.map((r) => (r.tokens.requests.average / r.baseline.requests.average) * 100), 1)} %) ${againstBudget(ratio, BUDGETS.tokensToBareExpressPercent)}`);
-    console.log(`main thread per token   : ${median.mainThreadMsPerToken.toFixed(2)} ms busy (rounds: ${list(rounds.map((r) => r.mainThreadMsPerToken), 2)}) ${againstBudget(median.mainThreadMsPerToken, BUDGETS.mainThreadMsPerToken)}; 1,500/s needs ≤ 0.67 ms on the one thread the embedded system runs on`);
-    console.log(`at ${FIXED_RATE} req/s, evenly paced (open loop): p50 ${paced.p50} ms, p90 ${paced.p90} ms, p99 ${paced.p99} ms, max ${paced.max} ms (target p99 < 20 ms); bare express at the same pace: p50 ${pacedBaseline.p50} ms, p99 ${pacedBaseline.p99} ms`);
-    console.log(`at ${FIXED_RATE} req/s as autocannon -R sends it (${FIXED_RATE} requests in a burst at the start of each second): p50 ${bursts.latency.p50} ms, p99 ${bursts.latency.p99} ms`);
+    console.log(
+      `ratio tokens/bare       : ${ratio.toFixed(1)} % (rounds: ${list(
+        rounds.map((r) => (r.tokens.requests.average / r.baseline.requests.average) * 100),
+        1,
+      )} %) ${againstBudget(ratio, BUDGETS.tokensToBareExpressPercent)}`,
+    );
+    console.log(
+      `main thread per token   : ${median.mainThreadMsPerToken.toFixed(2)} ms busy (rounds: ${list(
+        rounds.map((r) => r.mainThreadMsPerToken),
+        2,
+      )}) ${againstBudget(median.mainThreadMsPerToken, BUDGETS.mainThreadMsPerToken)}; 1,500/s needs ≤ 0.67 ms on the one thread the embedded system runs on`,
+    );
+    console.log(
+      `at ${FIXED_RATE} req/s, evenly paced (open loop): p50 ${paced.p50} ms, p90 ${paced.p90} ms, p99 ${paced.p99} ms, max ${paced.max} ms (target p99 < 20 ms); bare express at the same pace: p50 ${pacedBaseline.p50} ms, p99 ${pacedBaseline.p99} ms`,
+    );
+    console.log(
+      `at ${FIXED_RATE} req/s as autocannon -R sends it (${FIXED_RATE} requests in a burst at the start of each second): p50 ${bursts.latency.p50} ms, p99 ${bursts.latency.p99} ms`,
+    );
   } finally {
     await system.stop();
     bareServer.close();

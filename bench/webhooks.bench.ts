@@ -63,7 +63,10 @@ async function main(): Promise<void> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-webhooks-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: {
+  const system = await startEmbedded({
+    dataDir,
+    port: 0,
+    env: {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       LOG_LEVEL: 'silent',
       // The notifier on the main thread (the default gives it a thread of its own): this bench publishes into
@@ -110,7 +113,9 @@ async function main(): Promise<void> {
 
     const direct = await directPosts(`${receiverUrl}/direct`, expected, 256);
     console.log(`throughput: ${expected} deliveries to ${ENDPOINTS} endpoints in ${seconds.toFixed(2)} s = ${fmt(deliveriesPerS)} deliveries/s`);
-    console.log(`  baseline (direct POSTs to the same receiver, 256 concurrent): ${fmt(direct)} req/s; ratio ${(deliveriesPerS / direct).toFixed(2)}; target ≥ 1000/s: ${deliveriesPerS >= 1000 ? 'met' : 'NOT met'}`);
+    console.log(
+      `  baseline (direct POSTs to the same receiver, 256 concurrent): ${fmt(direct)} req/s; ratio ${(deliveriesPerS / direct).toFixed(2)}; target ≥ 1000/s: ${deliveriesPerS >= 1000 ? 'met' : 'NOT met'}`,
+    );
 
     // 2. Latency at 200 events/s.
     const publishedAt = new Map<string, number>();
@@ -130,8 +135,12 @@ async function main(): Promise<void> {
     const directLatencies = await directLatency(`${receiverUrl}/direct`, total, RATE_PER_S);
     const p99 = percentile(latencies, 99);
     if (process.env.BENCH_WEBHOOK_BREAKDOWN) await breakdown(notifier.runtime.store);
-    console.log(`latency at ${RATE_PER_S} events/s (${latencies.length}/${total} delivered): p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(p99)} ms, max ${fmt(Math.max(...latencies))} ms`);
-    console.log(`  baseline (direct POST round trip at the same rate): p50 ${fmt(percentile(directLatencies, 50))} ms, p99 ${fmt(percentile(directLatencies, 99))} ms; target p99 < 100 ms: ${p99 < 100 ? 'met' : 'NOT met'}`);
+    console.log(
+      `latency at ${RATE_PER_S} events/s (${latencies.length}/${total} delivered): p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(p99)} ms, max ${fmt(Math.max(...latencies))} ms`,
+    );
+    console.log(
+      `  baseline (direct POST round trip at the same rate): p50 ${fmt(percentile(directLatencies, 50))} ms, p99 ${fmt(percentile(directLatencies, 99))} ms; target p99 < 100 ms: ${p99 < 100 ? 'met' : 'NOT met'}`,
+    );
   } finally {
     await system.stop();
     receiver.closeAllConnections();
@@ -142,7 +151,17 @@ async function main(): Promise<void> {
 
 /** Where the time goes: bus → consumer (message created_at − event time), consumer → attempt start. */
 async function breakdown(store: DocumentStore): Promise<void> {
-  const page = await store.collection<{ id: string; merchant_id: string; version: number; event_type: string; created_at: string; payload: string; attempts: { attempted_at: string }[] }>('webhook_messages').listAcrossMerchants({ event_type: 'payment.authorized' }, { limit: 2000 });
+  const page = await store
+    .collection<{
+      id: string;
+      merchant_id: string;
+      version: number;
+      event_type: string;
+      created_at: string;
+      payload: string;
+      attempts: { attempted_at: string }[];
+    }>('webhook_messages')
+    .listAcrossMerchants({ event_type: 'payment.authorized' }, { limit: 2000 });
   const consumer: number[] = [];
   const scheduling: number[] = [];
   for (const m of page.items) {
@@ -150,7 +169,9 @@ async function breakdown(store: DocumentStore): Promise<void> {
     consumer.push(Date.parse(m.created_at) - occurred);
     if (m.attempts[0]) scheduling.push(Date.parse(m.attempts[0].attempted_at) - Date.parse(m.created_at));
   }
-  console.log(`  breakdown: bus→consumer p50 ${fmt(percentile(consumer, 50))} p99 ${fmt(percentile(consumer, 99))} ms; consumer→attempt p50 ${fmt(percentile(scheduling, 50))} p99 ${fmt(percentile(scheduling, 99))} ms`);
+  console.log(
+    `  breakdown: bus→consumer p50 ${fmt(percentile(consumer, 50))} p99 ${fmt(percentile(consumer, 99))} ms; consumer→attempt p50 ${fmt(percentile(scheduling, 50))} p99 ${fmt(percentile(scheduling, 99))} ms`,
+  );
 }
 
 async function directPosts(url: string, count: number, concurrency: number): Promise<number> {

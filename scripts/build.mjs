@@ -70,7 +70,9 @@ async function compile(dir, spec, outdir) {
     // A web app for browsers (packages/dashboard): its own esbuild build, hashed assets and an index.html.
     const { buildDashboard } = await import(pathToFileURL(join(root, dir, spec.web)).href);
     const { script, stylesheet, gzippedBytes } = await buildDashboard(outdir);
-    console.log(`${dir}: dist/index.html, dist/assets/${script}, dist/assets/${stylesheet} and chunks, ${(gzippedBytes / 1024).toFixed(1)} KiB of JS and CSS gzipped (${Math.round(performance.now() - started)} ms)`);
+    console.log(
+      `${dir}: dist/index.html, dist/assets/${script}, dist/assets/${stylesheet} and chunks, ${(gzippedBytes / 1024).toFixed(1)} KiB of JS and CSS gzipped (${Math.round(performance.now() - started)} ms)`,
+    );
     return;
   }
   if (spec.tsc) {
@@ -100,7 +102,9 @@ async function compile(dir, spec, outdir) {
   });
   if (!spec.selfContained) assertExternalsResolve(dir, result.metafile);
   for (const asset of spec.assets ?? []) cpSync(join(root, asset.from), join(outdir, asset.to), { recursive: true });
-  console.log(`${dir}: ${spec.entries.map((e) => `dist/${e.replace(/^src\//, '').replace(/\.ts$/, '.js')}`).join(', ')} (${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `${dir}: ${spec.entries.map((e) => `dist/${e.replace(/^src\//, '').replace(/\.ts$/, '.js')}`).join(', ')} (${Math.round(performance.now() - started)} ms)`,
+  );
 }
 
 const requested = process.argv.slice(2);

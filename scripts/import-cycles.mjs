@@ -12,7 +12,15 @@ import ts from 'typescript';
 
 const root = join(import.meta.dirname, '..');
 /** The folders kept free of cycles: every service, and the dashboard. */
-const CHECKED = ['services/gateway/src', 'services/forwarder/src', 'services/payment-orchestrator/src', 'services/vault/src', 'services/importer/src', 'services/notifier/src', 'packages/dashboard/src'];
+const CHECKED = [
+  'services/gateway/src',
+  'services/forwarder/src',
+  'services/payment-orchestrator/src',
+  'services/vault/src',
+  'services/importer/src',
+  'services/notifier/src',
+  'packages/dashboard/src',
+];
 
 function sourceFiles(folder) {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -77,7 +85,12 @@ const asked = process.argv.slice(2);
 let failed = false;
 for (const folder of asked.length > 0 ? asked : CHECKED) {
   for (const component of cycles(importGraph(sourceFiles(join(root, folder))))) {
-    console.error(`import cycle in ${folder} (${component.length} files): ${component.map((file) => relative(join(root, folder), file)).sort().join(', ')}`);
+    console.error(
+      `import cycle in ${folder} (${component.length} files): ${component
+        .map((file) => relative(join(root, folder), file))
+        .sort()
+        .join(', ')}`,
+    );
     failed = asked.length === 0;
   }
 }

@@ -39,10 +39,14 @@ process.exit(failed ? 1 : 0);
 
 function lintOutput(file: string): string {
   try {
-    return execFileSync(join(root, 'node_modules/.bin/redocly'), ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json', '--max-problems', '10000'], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).toString();
+    return execFileSync(
+      join(root, 'node_modules/.bin/redocly'),
+      ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json', '--max-problems', '10000'],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ).toString();
   } catch (error) {
     // redocly exits 1 when the document has errors; the JSON report on stdout says which.
     const stdout = (error as { stdout?: Buffer }).stdout;

@@ -26,7 +26,7 @@ const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
 // declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
 // deploy/kafka/: the Kafka file generators).
-const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli'];
+const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli', 'prettier'];
 const ROOT_CODE = ['bench', 'scripts', 'deploy/kafka'];
 
 function workspacePackageDirs() {
@@ -54,7 +54,12 @@ function* sourceFiles(dir) {
  * dev/ folder (a processor's stand-in in its own folder, src/processors/<id>/dev/) nor a plugin's contract
  * cases (<id>.contract-cases.ts, which start that stand-in for the plugin contract).
  */
-const isRuntime = (file) => file.startsWith('src/') && !/\.test\.[a-z]+$/.test(file) && !file.startsWith('src/testing/') && !/(^|\/)dev\//.test(file) && !/\.contract-cases\.ts$/.test(file);
+const isRuntime = (file) =>
+  file.startsWith('src/') &&
+  !/\.test\.[a-z]+$/.test(file) &&
+  !file.startsWith('src/testing/') &&
+  !/(^|\/)dev\//.test(file) &&
+  !/\.contract-cases\.ts$/.test(file);
 
 const IMPORT_PATTERNS = [
   /^\s*(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm, // import x from 'a'; export { y } from 'b'
@@ -117,7 +122,10 @@ for (const pkg of packages) {
   }
   for (const name of runtime) dev.delete(name);
   imports.set(pkg.manifest.name, { runtime, dev });
-  graph.set(pkg.manifest.name, [...runtime, ...dev].filter((name) => workspaceNames.has(name)));
+  graph.set(
+    pkg.manifest.name,
+    [...runtime, ...dev].filter((name) => workspaceNames.has(name)),
+  );
 }
 
 /**
@@ -178,12 +186,19 @@ for (const pkg of packages) {
   const imported = new Set(ROOT_TOOLING);
   for (const dir of ROOT_CODE) for (const file of sourceFiles(join(root, dir))) for (const name of importsOf(readFileSync(file, 'utf8'))) imported.add(name);
   const have = rootManifest.devDependencies ?? {};
-  for (const name of imported) if (!ROOT_TOOLING.includes(name) && !(name in have)) problems.push(`root: ${name} is imported by ${ROOT_CODE.join('/ or ')}/ but not in devDependencies`);
+  for (const name of imported)
+    if (!ROOT_TOOLING.includes(name) && !(name in have)) problems.push(`root: ${name} is imported by ${ROOT_CODE.join('/ or ')}/ but not in devDependencies`);
   for (const name of Object.keys(have)) {
-    if (!imported.has(name) && !name.startsWith('@types/')) problems.push(`root: ${name} is in devDependencies but neither a tool nor imported by ${ROOT_CODE.join('/ or ')}/`);
+    if (!imported.has(name) && !name.startsWith('@types/'))
+      problems.push(`root: ${name} is in devDependencies but neither a tool nor imported by ${ROOT_CODE.join('/ or ')}/`);
   }
   if (write) {
-    rootManifest.devDependencies = Object.fromEntries(Object.keys(have).filter((name) => imported.has(name) || name.startsWith('@types/')).sort().map((name) => [name, have[name]]));
+    rootManifest.devDependencies = Object.fromEntries(
+      Object.keys(have)
+        .filter((name) => imported.has(name) || name.startsWith('@types/'))
+        .sort()
+        .map((name) => [name, have[name]]),
+    );
     writeFileSync(join(root, 'package.json'), `${JSON.stringify(rootManifest, null, 2)}\n`);
   }
 }
@@ -205,7 +220,9 @@ for (const name of graph.keys()) visit(name, []);
 for (const cycle of cycles) problems.push(`workspace cycle: ${cycle}`);
 
 if (write) {
-  console.log(`package.json files rewritten from the imports; now run pnpm install${cycles.length ? `\n${cycles.map((c) => `workspace cycle: ${c}`).join('\n')}` : ''}`);
+  console.log(
+    `package.json files rewritten from the imports; now run pnpm install${cycles.length ? `\n${cycles.map((c) => `workspace cycle: ${c}`).join('\n')}` : ''}`,
+  );
   process.exit(cycles.length ? 1 : 0);
 }
 if (problems.length > 0) {

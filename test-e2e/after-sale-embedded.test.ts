@@ -2,7 +2,11 @@ import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
+import {
+  CHECKOUT_TEST_CARDS,
+  startCheckoutStandIn,
+  type CheckoutStandIn,
+} from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
@@ -41,7 +45,11 @@ describe('after the sale: cancel and refunds through the gateway', () => {
 
   beforeAll(async () => {
     adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY });
-    checkout = await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret });
+    checkout = await startCheckoutStandIn({
+      secretKey: CHECKOUT.secret_key,
+      processingChannelId: CHECKOUT.processing_channel_id,
+      webhookSecret: CHECKOUT.webhook_secret,
+    });
     [running, receiver, browser] = await Promise.all([
       startSystem(
         {
@@ -72,10 +80,14 @@ describe('after the sale: cancel and refunds through the gateway', () => {
       .filter((payload) => payload.data.payment_id === paymentId);
   }
   const webhookTypes = (paymentId: string, wanted: string[]) =>
-    waitFor(() => {
-      const seen = webhooksOf(paymentId).map((payload) => payload.type);
-      return wanted.every((type) => seen.includes(type)) ? seen : null;
-    }, 20_000, 50);
+    waitFor(
+      () => {
+        const seen = webhooksOf(paymentId).map((payload) => payload.type);
+        return wanted.every((type) => seen.includes(type)) ? seen : null;
+      },
+      20_000,
+      50,
+    );
 
   async function pay(card: string, reference: string, amount = 1250): Promise<PaymentView> {
     const created = await api.ok('POST', '/payments/one-off', { json: { amount, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
@@ -85,29 +97,56 @@ describe('after the sale: cancel and refunds through the gateway', () => {
   const refund = (paymentId: string, json: Record<string, unknown>, headers: Record<string, string> = {}) =>
     api.call('POST', '/payments/{payment_id}/refunds', { params: { payment_id: paymentId }, json, headers });
   const refundUntil = (id: string, status: RefundView['status']) =>
-    waitFor(async () => {
-      const current = await api.ok<RefundView>('GET', '/refunds/{refund_id}', { params: { refund_id: id } });
-      return current.status === status ? current : null;
-    }, 20_000, 25);
+    waitFor(
+      async () => {
+        const current = await api.ok<RefundView>('GET', '/refunds/{refund_id}', { params: { refund_id: id } });
+        return current.status === status ? current : null;
+      },
+      20_000,
+      25,
+    );
   const notify = async (processor: 'adyen' | 'checkout', account: string, body: string, headers: Record<string, string> = {}) => {
-    const answer = await fetch(`${running.system.baseUrl}/processor-notifications/${processor}/${account}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const answer = await fetch(`${running.system.baseUrl}/processor-notifications/${processor}/${account}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     expect(answer.status).toBe(200);
   };
   async function routeAll(processor: 'adyen' | 'checkout', captureMode: 'automatic' | 'manual'): Promise<string> {
     const created = await running.merchant.call('POST', '/processor-accounts', {
-      json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: processor === 'adyen' ? adyen.baseUrl : checkout.baseUrl } },
+      json: {
+        processor,
+        name: processor,
+        credentials: processor === 'adyen' ? ADYEN : CHECKOUT,
+        settings: { base_url: processor === 'adyen' ? adyen.baseUrl : checkout.baseUrl },
+      },
     });
     expect(created.status).toBe(201);
     const account = created.json<{ id: string }>().id;
     const name = `${processor}-${captureMode}-${account.slice(-6)}`;
-    await api.ok('POST', '/flows', { json: { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: account, fallback: [] }, { kind: 'capture', processor: account }] } });
+    await api.ok('POST', '/flows', {
+      json: {
+        name,
+        capture_mode: captureMode,
+        steps: [
+          { kind: 'authorization', processor: account, fallback: [] },
+          { kind: 'capture', processor: account },
+        ],
+      },
+    });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: name, rules: [] } });
     return account;
   }
 
   describe('on the simulator', () => {
     beforeAll(async () => {
-      await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] } });
+      await api.ok('PUT', '/flow-matrix', {
+        json: {
+          default_flow: 'simulator_auto_capture',
+          rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+        },
+      });
     });
 
     it('when a captured payment is refunded in part with an Idempotency-Key, then 201 pending, the repeat gets the same refund, it succeeds, the payment shows amount.refunded, and refund.created and refund.succeeded webhooks verify', async () => {
@@ -122,7 +161,10 @@ describe('after the sale: cancel and refunds through the gateway', () => {
       expect(again.json<RefundView>().id).toBe(created.id);
       await refundUntil(created.id, 'succeeded');
       expect(await api.get(payment.id)).toMatchObject({ status: 'captured', amount: { captured: 1250, refunded: 500 } });
-      await api.refused(422, 'amount_exceeds_refundable', 'POST', '/payments/{payment_id}/refunds', { params: { payment_id: payment.id }, json: { amount: 751 } });
+      await api.refused(422, 'amount_exceeds_refundable', 'POST', '/payments/{payment_id}/refunds', {
+        params: { payment_id: payment.id },
+        json: { amount: 751 },
+      });
       await webhookTypes(payment.id, ['refund.created', 'refund.succeeded']);
       const succeeded = webhooksOf(payment.id).find((payload) => payload.type === 'refund.succeeded')!;
       expect(succeeded.data).toMatchObject({ id: created.id, object: 'refund', amount: 500, status: 'succeeded', livemode: false });
@@ -142,22 +184,38 @@ describe('after the sale: cancel and refunds through the gateway', () => {
     it('when an authorized payment is canceled, then it is canceled (payment.canceled webhook), the void is a transaction, and a capture answers 409 capture_not_allowed', async () => {
       const payment = await pay(SIMULATOR_CARDS.approved, 'manual-cancel-1');
       await api.until(payment.id, 'authorized');
-      const canceled = await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: payment.id }, json: { reference: 'order-canceled' }, headers: { 'Idempotency-Key': `cancel-${payment.id}` } });
+      const canceled = await api.ok('POST', '/payments/{payment_id}/cancel', {
+        params: { payment_id: payment.id },
+        json: { reference: 'order-canceled' },
+        headers: { 'Idempotency-Key': `cancel-${payment.id}` },
+      });
       expect(canceled).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
       expect((await api.transactions(payment.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'void:succeeded']);
       await api.refused(409, 'capture_not_allowed', 'POST', '/payments/{payment_id}/capture', { params: { payment_id: payment.id }, json: {} });
       await api.refused(409, 'refund_not_allowed', 'POST', '/payments/{payment_id}/refunds', { params: { payment_id: payment.id }, json: {} });
       await webhookTypes(payment.id, ['payment.canceled']);
-      expect(webhooksOf(payment.id).find((payload) => payload.type === 'payment.canceled')!.data).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+      expect(webhooksOf(payment.id).find((payload) => payload.type === 'payment.canceled')!.data).toMatchObject({
+        status: 'canceled',
+        cancellation_reason: 'requested_by_merchant',
+      });
     });
 
     it('when a payment is canceled while its hosted page is open, then the card the consumer submits is refused 409 and the page (Chromium) says the payment was canceled', async () => {
-      const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1999, currency_code: 'EUR', reference: 'order-cancel-early', source: { type: 'vaultline' } } });
+      const created = await api.ok('POST', '/payments/one-off', {
+        json: { amount: 1999, currency_code: 'EUR', reference: 'order-cancel-early', source: { type: 'vaultline' } },
+      });
       const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
       await page.goto(`${running.system.baseUrl}/checkout/${sessionOf(created)}`);
       await page.getByRole('button', { name: /^Pay .*\d/ }).waitFor({ timeout: 30_000 });
-      expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: created.id } })).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
-      await waitFor(async () => ((await (await fetch(`${running.system.baseUrl}/sessions/${sessionOf(created)}/status`)).json()) as { state: string }).state === 'canceled', 10_000, 25);
+      expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: created.id } })).toMatchObject({
+        status: 'canceled',
+        cancellation_reason: 'requested_by_merchant',
+      });
+      await waitFor(
+        async () => ((await (await fetch(`${running.system.baseUrl}/sessions/${sessionOf(created)}/status`)).json()) as { state: string }).state === 'canceled',
+        10_000,
+        25,
+      );
       await page.getByLabel('Card number').pressSequentially(SIMULATOR_CARDS.approved);
       await page.getByLabel('Expiry (MM/YY)').fill('12/34');
       await page.getByLabel('Security code').fill('123');
@@ -175,7 +233,9 @@ describe('after the sale: cancel and refunds through the gateway', () => {
     }, 90_000);
 
     it('when a payment of the earlier interface (POST /payments) is captured, then it is refunded the same way and shows amount_refunded', async () => {
-      const created = await api.ok('POST', '/payments', { json: { amount: 900, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], reference: 'order-earlier-1' } });
+      const created = await api.ok('POST', '/payments', {
+        json: { amount: 900, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], reference: 'order-earlier-1' },
+      });
       await submitCard(running.system.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
       await api.until(created.id, 'captured');
       const made = (await refund(created.id, { amount: 400 })).json<RefundView>();
@@ -199,11 +259,29 @@ describe('after the sale: cancel and refunds through the gateway', () => {
       const account = await routeAll('adyen', 'automatic');
       const payment = await pay(ADYEN_TEST_CARDS.approved, 'order-adyen-refund');
       // Adyen captured it by itself; its CAPTURE notification confirms it.
-      const captured = await waitFor(() => adyen.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CAPTURE' && n.notificationItems[0]!.NotificationRequestItem.merchantReference === payment.id), 10_000, 25);
+      const captured = await waitFor(
+        () =>
+          adyen.notifications.find(
+            (n) =>
+              n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CAPTURE' &&
+              n.notificationItems[0]!.NotificationRequestItem.merchantReference === payment.id,
+          ),
+        10_000,
+        25,
+      );
       await notify('adyen', account, JSON.stringify(captured));
       await api.until(payment.id, 'captured');
       const created = (await refund(payment.id, { amount: 700 })).json<RefundView>();
-      const notification = await waitFor(() => adyen.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'REFUND' && n.notificationItems[0]!.NotificationRequestItem.merchantReference === created.id), 10_000, 25);
+      const notification = await waitFor(
+        () =>
+          adyen.notifications.find(
+            (n) =>
+              n.notificationItems[0]!.NotificationRequestItem.eventCode === 'REFUND' &&
+              n.notificationItems[0]!.NotificationRequestItem.merchantReference === created.id,
+          ),
+        10_000,
+        25,
+      );
       expect(adyen.refunds.at(-1)!.headers['idempotency-key']).toBe(`${payment.id}:refund:${created.id}`);
       await notify('adyen', account, JSON.stringify(notification));
       await refundUntil(created.id, 'succeeded');
@@ -215,9 +293,21 @@ describe('after the sale: cancel and refunds through the gateway', () => {
       const account = await routeAll('adyen', 'manual');
       const payment = await pay(ADYEN_TEST_CARDS.approved, 'order-adyen-cancel');
       await api.until(payment.id, 'authorized');
-      expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: payment.id } })).toMatchObject({ status: 'canceling', cancellation_reason: 'requested_by_merchant' });
+      expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: payment.id } })).toMatchObject({
+        status: 'canceling',
+        cancellation_reason: 'requested_by_merchant',
+      });
       const authorization = adyen.payments.find((p) => p.body.reference === payment.id)!;
-      const notification = await waitFor(() => adyen.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CANCELLATION' && n.notificationItems[0]!.NotificationRequestItem.originalReference === authorization.pspReference), 10_000, 25);
+      const notification = await waitFor(
+        () =>
+          adyen.notifications.find(
+            (n) =>
+              n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CANCELLATION' &&
+              n.notificationItems[0]!.NotificationRequestItem.originalReference === authorization.pspReference,
+          ),
+        10_000,
+        25,
+      );
       await notify('adyen', account, JSON.stringify(notification));
       await api.until(payment.id, 'canceled');
       await webhookTypes(payment.id, ['payment.canceled']);
@@ -228,18 +318,30 @@ describe('after the sale: cancel and refunds through the gateway', () => {
       const toCancel = await pay(CHECKOUT_TEST_CARDS.approved, 'order-cko-cancel');
       await api.until(toCancel.id, 'authorized');
       expect((await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: toCancel.id } })).status).toBe('canceling');
-      const voided = await waitFor(() => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_voided' && JSON.parse(w.rawBody).data.reference === toCancel.id), 10_000, 25);
+      const voided = await waitFor(
+        () => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_voided' && JSON.parse(w.rawBody).data.reference === toCancel.id),
+        10_000,
+        25,
+      );
       await notify('checkout', account, voided.rawBody, { 'cko-signature': voided.signature });
       await api.until(toCancel.id, 'canceled');
 
       const toRefund = await pay(CHECKOUT_TEST_CARDS.approved, 'order-cko-refund');
       await api.until(toRefund.id, 'authorized');
       await api.ok('POST', '/payments/{payment_id}/capture', { params: { payment_id: toRefund.id }, json: {} });
-      const captured = await waitFor(() => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_captured' && JSON.parse(w.rawBody).data.reference === toRefund.id), 10_000, 25);
+      const captured = await waitFor(
+        () => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_captured' && JSON.parse(w.rawBody).data.reference === toRefund.id),
+        10_000,
+        25,
+      );
       await notify('checkout', account, captured.rawBody, { 'cko-signature': captured.signature });
       await api.until(toRefund.id, 'captured');
       const created = (await refund(toRefund.id, {})).json<RefundView>();
-      const refunded = await waitFor(() => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_refunded' && JSON.parse(w.rawBody).data.reference === created.id), 10_000, 25);
+      const refunded = await waitFor(
+        () => checkout.webhooks.find((w) => JSON.parse(w.rawBody).type === 'payment_refunded' && JSON.parse(w.rawBody).data.reference === created.id),
+        10_000,
+        25,
+      );
       await notify('checkout', account, refunded.rawBody, { 'cko-signature': refunded.signature });
       await refundUntil(created.id, 'succeeded');
       expect((await api.get(toRefund.id)).amount).toMatchObject({ captured: 1250, refunded: 1250 });

@@ -23,7 +23,13 @@ interface RuleTest {
 (available ? describe : describe.skip)('deploy/prometheus/alerts.yml under promtool', () => {
   const run = (...args: string[]) => spawnSync('promtool', args, { cwd: PROMETHEUS_DIR, encoding: 'utf8' });
   const alerts = readFileSync(join(PROMETHEUS_DIR, 'alerts.yml'), 'utf8');
-  const alertNames = [...new Set((parse(alerts, { merge: true }) as { groups: Array<{ rules: Array<{ alert: string }> }> }).groups.flatMap((group) => group.rules.map((rule) => rule.alert)))];
+  const alertNames = [
+    ...new Set(
+      (parse(alerts, { merge: true }) as { groups: Array<{ rules: Array<{ alert: string }> }> }).groups.flatMap((group) =>
+        group.rules.map((rule) => rule.alert),
+      ),
+    ),
+  ];
 
   it('when promtool checks the rules, then every rule parses', () => {
     const result = run('check', 'rules', 'alerts.yml');
@@ -38,7 +44,9 @@ interface RuleTest {
   });
 
   it('when the alerts are listed, then alerts.test.yml shows each one firing at least once and silent at least once', () => {
-    const cases = (parse(readFileSync(join(PROMETHEUS_DIR, 'alerts.test.yml'), 'utf8')) as { tests: RuleTest[] }).tests.flatMap((test) => test.alert_rule_test ?? []);
+    const cases = (parse(readFileSync(join(PROMETHEUS_DIR, 'alerts.test.yml'), 'utf8')) as { tests: RuleTest[] }).tests.flatMap(
+      (test) => test.alert_rule_test ?? [],
+    );
     const coverage = alertNames.map((alert) => ({
       alert,
       fires: cases.some((rule) => rule.alertname === alert && (rule.exp_alerts ?? []).length > 0),

@@ -4,8 +4,26 @@ import { allTopics } from '../libs/contracts/src';
 import { deadLetterTopic, type Delivery } from '../libs/bus/src';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { FORWARD_CARDS, runForwardScenario, type ForwardScenarioAnswers } from './support/forward-scenario';
-import { enableForwardingTo, importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
-import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, keyedCodeNeedles, scanDirectory, scanText, type Hit, type Needle } from './support/leak-scan';
+import {
+  enableForwardingTo,
+  importEnv,
+  importWhenStopped,
+  registerWebhookEndpoint,
+  startImport,
+  startImportPlatform,
+  type ImportJobView,
+  type ImportPlatform,
+} from './support/import-scenario';
+import {
+  accountNumberNeedles,
+  distinctiveCodeNeedles,
+  isSqliteFile,
+  keyedCodeNeedles,
+  scanDirectory,
+  scanText,
+  type Hit,
+  type Needle,
+} from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { createMerchant, startSystem, type RunningSystem } from './support/merchant-api';
 import { LEAK_SCAN_PAYMENT_CARDS, PAYMENT_ENV, runPaymentScenario, type PaymentScenarioOutcome } from './support/payment-scenario';
@@ -13,7 +31,9 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 
 // Every logger of every service (and of the launcher and the bus) writes its final, redacted lines
 // into the capture instead of stdout; level, redaction and formatting stay the real ones.
-jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
+jest.mock('../libs/logger/src/create-logger', () =>
+  jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule(),
+);
 
 /**
  * The forwarding scenario, a small automatic import and a payment's path (cards entered in checkout
@@ -42,7 +62,12 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     const importCards = platform.paymentMethods.map((pm) => platform.simulator.cardFor(pm)!);
     const paymentCards = Object.values(LEAK_SCAN_PAYMENT_CARDS);
     needles = [
-      ...accountNumberNeedles([FORWARD_CARDS.visa.number, FORWARD_CARDS.amex.number, ...importCards.map((card) => card.number), ...paymentCards.map((card) => card.number)]),
+      ...accountNumberNeedles([
+        FORWARD_CARDS.visa.number,
+        FORWARD_CARDS.amex.number,
+        ...importCards.map((card) => card.number),
+        ...paymentCards.map((card) => card.number),
+      ]),
       ...distinctiveCodeNeedles([FORWARD_CARDS.visa.cvc, FORWARD_CARDS.amex.cvc, ...new Set(paymentCards.map((card) => card.cvc))]),
       ...keyedCodeNeedles(importCards.map((card) => card.cvc)),
     ];
@@ -72,7 +97,7 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
       // A capturing consumer group on every topic starts at the beginning of each: it sees every message.
       const topics = allTopics().flatMap((topic) => [topic, deadLetterTopic(topic)]);
       const subscription = await system.bus.subscribe({ topics, group: 'e2e-leak-scan', handler: async (delivery) => void busMessages.push(delivery) });
-      const expectedAtLeast = importJob.counts.total + 2 /* tokens */ + 5 /* forwards */ + 3 * 2 /* payments: processing, then captured or failed */;
+      const expectedAtLeast = importJob.counts.total + 2 /* tokens */ + 5 /* forwards */ + 3 * 2; /* payments: processing, then captured or failed */
       await waitFor(() => busMessages.length >= expectedAtLeast, 10_000, 50);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await subscription.stop();
@@ -103,11 +128,17 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     expect(payments.oneOff).toMatchObject({ status: 'captured', source: { masked_account_number: '555555******4444' } });
     expect(payments.declined).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
     expect(payments.subsequent).toMatchObject({ status: 'captured', source: { masked_account_number: '510510******5100' } });
-    expect(payments.mandateFirst).toMatchObject({ status: 'captured', use_case: 'first_payment', payment_method: { type: 'npr_mandate', npr_mandate: { card: { masked_number: '400005******5556' } } } });
+    expect(payments.mandateFirst).toMatchObject({
+      status: 'captured',
+      use_case: 'first_payment',
+      payment_method: { type: 'npr_mandate', npr_mandate: { card: { masked_number: '400005******5556' } } },
+    });
     expect(payments.mandateCharge).toMatchObject({ status: 'captured', use_case: 'recurring_payment' });
     // The card data really travelled: the stand-ins got it, so its absence elsewhere means something.
     // The needles find it where it legitimately is: in what the destinations received.
-    const atDestinations = [...standIns.adyen.received, ...standIns.checkout.received, ...standIns.stripe.received].flatMap((r, i) => scanText(`destination request ${i}`, r.body, needles));
+    const atDestinations = [...standIns.adyen.received, ...standIns.checkout.received, ...standIns.stripe.received].flatMap((r, i) =>
+      scanText(`destination request ${i}`, r.body, needles),
+    );
     const found = new Set(atDestinations.map((hit) => hit.needle));
     for (const expected of [FORWARD_CARDS.visa.number, FORWARD_CARDS.amex.number]) expect(found).toContain(`account number "${expected}"`);
     for (const code of [FORWARD_CARDS.visa.cvc, FORWARD_CARDS.amex.cvc]) expect(found).toContain(`security code ${code} as a value`);
@@ -131,7 +162,8 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
   });
 
   it('no SQLite file of DATA_DIR (database, WAL, shared memory) holds an account number or a security code, while running or after stop', () => {
-    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'payment-orchestrator', 'bus']) expect(sqliteAfterStop.files).toContain(`${service}.db`);
+    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'payment-orchestrator', 'bus'])
+      expect(sqliteAfterStop.files).toContain(`${service}.db`);
     expect(sqliteWhileRunning.files.some((file) => file.endsWith('-wal'))).toBe(true);
 
     expect(sqliteWhileRunning.hits).toEqual([]);
@@ -140,8 +172,10 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
 
   it('no bus message (key, headers, value) holds an account number or a security code', () => {
     const types = new Set(busMessages.map((m) => (JSON.parse(m.value) as { type: string }).type));
-    for (const type of ['token.created', 'token.deleted', 'token.detokenized', 'forward.completed', 'import.started', 'import.completed']) expect(types).toContain(type);
-    for (const type of ['checkout.session.opened', 'checkout.session.completed', 'payment.processing', 'payment.captured', 'payment.failed']) expect(types).toContain(type);
+    for (const type of ['token.created', 'token.deleted', 'token.detokenized', 'forward.completed', 'import.started', 'import.completed'])
+      expect(types).toContain(type);
+    for (const type of ['checkout.session.opened', 'checkout.session.completed', 'payment.processing', 'payment.captured', 'payment.failed'])
+      expect(types).toContain(type);
 
     const hits = busMessages.flatMap((m, i) => scanText(`bus ${m.topic} #${i}`, `${m.key}\n${JSON.stringify(m.headers)}\n${m.value}`, needles));
     expect(hits).toEqual([]);
@@ -152,7 +186,10 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'payment-orchestrator']) expect(services).toContain(service);
     expect(capturedLogLines.length).toBeGreaterThan(50);
 
-    const hits = [...capturedLogLines.flatMap((line, i) => scanText(`log line ${i}`, line, needles)), ...scanText('stdout/stderr', otherOutput.join(''), needles)];
+    const hits = [
+      ...capturedLogLines.flatMap((line, i) => scanText(`log line ${i}`, line, needles)),
+      ...scanText('stdout/stderr', otherOutput.join(''), needles),
+    ];
     expect(hits).toEqual([]);
   });
 

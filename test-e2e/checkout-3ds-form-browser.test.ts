@@ -36,7 +36,9 @@ describe('3-D Secure with a bank page that takes a POST, in Chromium', () => {
         posted.push(`${req.method} ${Buffer.concat(chunks).toString('utf8')}`);
         const back = new URL(req.url ?? '/', 'http://bank').searchParams.get('back') ?? '';
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end(`<!doctype html><html lang="en"><title>Bank</title><main><h1>Your bank</h1><a href="${back}?PaRes=pares-value-1&other=x">Done</a></main></html>`);
+        res.end(
+          `<!doctype html><html lang="en"><title>Bank</title><main><h1>Your bank</h1><a href="${back}?PaRes=pares-value-1&other=x">Done</a></main></html>`,
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,7 +67,13 @@ describe('3-D Secure with a bank page that takes a POST, in Chromium', () => {
 
     // The orchestrator's word: the consumer must authenticate, on a bank page that takes a POST.
     const processing = JSON.parse(paymentStatusMessage(paymentId, 'processing').value) as { data: Record<string, unknown> };
-    const action = { type: 'redirect' as const, url: `${bank.url}/acs?back=${encodeURIComponent(`${front.url}/checkout/${sessionId}/return`)}`, method: 'POST' as const, data: { creq: 'eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6IjEifQ', MD: 'md & more' }, return_parameters: ['PaRes'] };
+    const action = {
+      type: 'redirect' as const,
+      url: `${bank.url}/acs?back=${encodeURIComponent(`${front.url}/checkout/${sessionId}/return`)}`,
+      method: 'POST' as const,
+      data: { creq: 'eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6IjEifQ', MD: 'md & more' },
+      return_parameters: ['PaRes'],
+    };
     await vault.runtime.bus.publish([eventMessage(paymentActionRequiredV1, { scope: MERCHANT_SCOPE, data: { ...processing.data, action } as never })]);
 
     await page.getByRole('heading', { name: 'Your bank' }).waitFor({ timeout: 20_000 });
@@ -77,7 +85,9 @@ describe('3-D Secure with a bank page that takes a POST, in Chromium', () => {
     await page.screenshot({ path: join(OUTPUT, '3ds-back-checking.png') });
     expect(await axeFindings(page)).toEqual([]);
     await waitFor(() => returned.events().some((e) => e.type === 'checkout.session.returned'), 10_000, 20);
-    expect(returned.events().find((e) => e.type === 'checkout.session.returned')).toMatchObject({ data: { session_id: sessionId, payment_id: paymentId, parameters: { PaRes: 'pares-value-1' } } });
+    expect(returned.events().find((e) => e.type === 'checkout.session.returned')).toMatchObject({
+      data: { session_id: sessionId, payment_id: paymentId, parameters: { PaRes: 'pares-value-1' } },
+    });
     for (const address of addresses) expect(address).not.toContain('4000000000003063');
     await returned.stop();
     await page.close();

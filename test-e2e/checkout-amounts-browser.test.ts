@@ -42,7 +42,9 @@ describe('the amount on the hosted page, in Chromium', () => {
     const heading = await page.getByRole('heading', { level: 1 }).textContent();
     const button = await page.locator('#pay').textContent();
     // What the old page divided by: this browser's own fraction digits for the currency.
-    const icuDigits = (await page.evaluate(`new Intl.NumberFormat('en', { style: 'currency', currency: '${currency}' }).resolvedOptions().maximumFractionDigits`)) as number;
+    const icuDigits = (await page.evaluate(
+      `new Intl.NumberFormat('en', { style: 'currency', currency: '${currency}' }).resolvedOptions().maximumFractionDigits`,
+    )) as number;
     if (currency === 'HUF') await page.screenshot({ path: join(SHOTS, 'phone-huf-amount.png'), fullPage: true });
     await context.close();
     return { heading: heading?.replace(/\u00a0/g, ' ') ?? null, button: button?.replace(/\u00a0/g, ' ') ?? null, icuDigits };
@@ -65,7 +67,7 @@ describe('the amount on the hosted page, in Chromium', () => {
     expect((await headingFor(amount, currency)).heading).toBe(expected);
   });
 
-  it('when the page speaks German, then the amount keeps the server\'s decimals in German notation (HUF 1.500,00)', async () => {
+  it("when the page speaks German, then the amount keeps the server's decimals in German notation (HUF 1.500,00)", async () => {
     const { sessionId } = await openSession(vault, { amount: 150000, currency: 'HUF', locale: 'de' });
     const context = await browser.newContext({ locale: 'de-DE' });
     const page = await context.newPage();

@@ -47,7 +47,14 @@ describe('another card on the hosted page after a decline (embedded system, Chro
 
   const create = (reference: string) =>
     api.ok('POST', '/payments/one-off', {
-      json: { amount: 2450, currency_code: 'EUR', source: { type: 'vaultline' }, reference, description: '2 × Ethiopia Guji, 250 g', return_url: `${shop.url}/orders/${reference}` },
+      json: {
+        amount: 2450,
+        currency_code: 'EUR',
+        source: { type: 'vaultline' },
+        reference,
+        description: '2 × Ethiopia Guji, 250 g',
+        return_url: `${shop.url}/orders/${reference}`,
+      },
     });
 
   async function open(sessionId: string, viewport: { width: number; height: number }): Promise<Page> {
@@ -66,7 +73,10 @@ describe('another card on the hosted page after a decline (embedded system, Chro
       await page.goto(checkoutUrl.toString());
       await typeCardAndPay(page, SIMULATOR_CARDS.declined);
 
-      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 0002 did not work', detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.' });
+      expect(await anotherCardOffered(page)).toEqual({
+        title: 'The card •••• 0002 did not work',
+        detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.',
+      });
       expect(await page.getByLabel('Card number').inputValue()).toBe('');
       expect(await page.evaluate('document.activeElement.id')).toBe('number');
       expect(await page.getByRole('button', { name: 'Return to the shop' }).isVisible()).toBe(true);
@@ -82,7 +92,11 @@ describe('another card on the hosted page after a decline (embedded system, Chro
       await page.close();
 
       expect(await api.until(created.id, 'captured')).toMatchObject({ attempts: 2, last_failed_attempt: { number: 1, failure_reason: 'card_declined' } });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}:${t.attempt}`)).toEqual(['authorization:failed:1', 'authorization:succeeded:2', 'capture:succeeded:2']);
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}:${t.attempt}`)).toEqual([
+        'authorization:failed:1',
+        'authorization:succeeded:2',
+        'capture:succeeded:2',
+      ]);
     }, 120_000);
   });
 
@@ -99,7 +113,7 @@ describe('another card on the hosted page after a decline (embedded system, Chro
     await page.close();
   }, 60_000);
 
-  it('when the session\'s attempts run out, then the page says how long to wait and keeps the button off until then; the payment still waits', async () => {
+  it("when the session's attempts run out, then the page says how long to wait and keeps the button off until then; the payment still waits", async () => {
     const created = await create('limit');
     const page = await open(sessionOf(created), VIEWPORTS.phone);
     for (let attempt = 1; attempt <= 3; attempt++) {

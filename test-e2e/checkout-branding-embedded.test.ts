@@ -48,10 +48,19 @@ describe('the branded hosted page through the gateway (embedded profile, Chromiu
 
   it('when the merchant sets its look and the consumer pays a payment with locale de, then the page shows the shop in German, loads nothing the gateway refuses, names a favicon served without a key, and axe finds nothing', async () => {
     const logo = await drawLogo(browser);
-    const saved = await merchant('PATCH', '/settings/checkout', { display_name: 'Acme Coffee Roasters', brand_color: '#6d3b1f', logo_image: logo.toString('base64') });
+    const saved = await merchant('PATCH', '/settings/checkout', {
+      display_name: 'Acme Coffee Roasters',
+      brand_color: '#6d3b1f',
+      logo_image: logo.toString('base64'),
+    });
     expect(saved).toMatchObject({ status: 200, body: { button_text_color: '#ffffff', logo: { type: 'image', content_type: 'image/png' } } });
     const created = await merchant('POST', '/payments/one-off', {
-      amount: 2450, currency_code: 'EUR', source: { type: 'vaultline' }, return_url: `${shop.url}/orders/1001`, description: '2 × Ethiopia Guji, 250 g', locale: 'de',
+      amount: 2450,
+      currency_code: 'EUR',
+      source: { type: 'vaultline' },
+      return_url: `${shop.url}/orders/1001`,
+      description: '2 × Ethiopia Guji, 250 g',
+      locale: 'de',
     });
     expect(created.status).toBe(200);
     const sessionId = (created.body.action_requirement as { session_id: string }).session_id;

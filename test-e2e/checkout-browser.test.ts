@@ -132,7 +132,14 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     const opened = eventMessage(checkoutSessionOpenedV1, {
       scope: { merchantId: MERCHANT.merchantId, mode: 'test' },
-      data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
+      data: {
+        session_id: sessionId,
+        payment_id: newId(),
+        amount: 1999,
+        currency: 'EUR',
+        expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(),
+        return_url: null,
+      },
     });
     await vault.runtime.bus.publish([opened]);
     await page.getByLabel('Card number').waitFor({ timeout: 10_000 });
@@ -167,11 +174,18 @@ describe('card entry in a real browser (headless Chromium)', () => {
     // Allowed: the same host on another port, a different origin from the framing shop.
     const { sessionId, paymentId } = await openSession(vault, { returnUrl: null, allowedOrigins: ['http://localhost:1'] });
     const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
-    const blocked = new Promise<string>((resolve) => page.on('console', (line) => { if (/frame-ancestors|Refused to frame/i.test(line.text())) resolve(line.text()); }));
+    const blocked = new Promise<string>((resolve) =>
+      page.on('console', (line) => {
+        if (/frame-ancestors|Refused to frame/i.test(line.text())) resolve(line.text());
+      }),
+    );
     await page.goto(`${shopOrigin}/shop/pay?session=${sessionId}&vault=${encodeURIComponent(front.url)}`);
     // The consumer's payment goes on elsewhere (the card submitted, the payment captured): a page that
     // was allowed would now be told; this one must not be.
-    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: { number: '4242424242424242', exp_month: '12', exp_year: '2034', cvc: '123' } })).status).toBe(201);
+    expect(
+      (await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: { number: '4242424242424242', exp_month: '12', exp_year: '2034', cvc: '123' } }))
+        .status,
+    ).toBe(201);
     await publishPaymentStatus(vault, paymentId, 'captured');
     await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.payment_status === 'captured', 10_000, 50);
     await new Promise((resolve) => setTimeout(resolve, 3_000));

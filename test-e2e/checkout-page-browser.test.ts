@@ -22,7 +22,11 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
     front = await startFront(vault, () => '');
     browser = await launchChromium();
     const logo = await drawLogo(browser);
-    const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: 'Acme Coffee Roasters', brand_color: '#6d3b1f', logo_image: logo.toString('base64') });
+    const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', {
+      display_name: 'Acme Coffee Roasters',
+      brand_color: '#6d3b1f',
+      logo_image: logo.toString('base64'),
+    });
     expect(saved.status).toBe(200);
   }, 60_000);
 
@@ -62,7 +66,7 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
   const ORDER = { description: '2 × Ethiopia Guji, 250 g · order 1001', amount: 2450 };
 
   describe.each(Object.entries(VIEWPORTS))('on a %s', (device, viewport) => {
-    it('when the consumer opens the page, then it shows the shop\'s name, logo and colour, the amount and the order line, and axe finds nothing', async () => {
+    it("when the consumer opens the page, then it shows the shop's name, logo and colour, the amount and the order line, and axe finds nothing", async () => {
       const { sessionId } = await openSession(vault, { ...ORDER, returnUrl: `${front.url}/shop/return` });
       const { page, failures, close } = await openPage(sessionId, { viewport });
       await page.getByLabel('Card number').waitFor();
@@ -100,21 +104,24 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
       ['succeeded', 'captured', null, 'Payment successful', 'Paid with Mastercard •••• 4444.'],
       ['declined', 'failed', 'card_declined', 'Payment failed', 'Your card was declined. Try another card or contact your bank.'],
       ['error', 'failed', 'processor_error', 'Payment failed', 'The payment provider could not be reached; nothing was charged.'],
-    ] as const)('when the payment ends %s, then the page says so in words, offers the way back, and axe finds nothing', async (outcome, status, reason, title, detail) => {
-      const { sessionId, paymentId } = await openSession(vault, { ...ORDER, returnUrl: `${front.url}/shop/return` });
-      const { page, failures, close } = await openPage(sessionId, { viewport });
-      await typeCard(page, A_CARD);
-      await page.getByRole('button', { name: 'Pay €24.50' }).click();
-      await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state === 'completed', 15_000, 50);
-      await publishPaymentStatus(vault, paymentId, status, reason ?? undefined);
-      await page.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
-      expect(await page.locator('#result-detail').textContent()).toBe(detail);
-      expect(await page.getByRole('link', { name: 'Return to the shop' }).isVisible()).toBe(true);
-      await page.screenshot({ path: join(SHOTS, `${device}-${outcome}.png`), fullPage: true });
-      expect(await axeFindings(page)).toEqual([]);
-      expect(failures.filter((f) => !f.includes('/shop/return'))).toEqual([]);
-      await close();
-    });
+    ] as const)(
+      'when the payment ends %s, then the page says so in words, offers the way back, and axe finds nothing',
+      async (outcome, status, reason, title, detail) => {
+        const { sessionId, paymentId } = await openSession(vault, { ...ORDER, returnUrl: `${front.url}/shop/return` });
+        const { page, failures, close } = await openPage(sessionId, { viewport });
+        await typeCard(page, A_CARD);
+        await page.getByRole('button', { name: 'Pay €24.50' }).click();
+        await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state === 'completed', 15_000, 50);
+        await publishPaymentStatus(vault, paymentId, status, reason ?? undefined);
+        await page.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
+        expect(await page.locator('#result-detail').textContent()).toBe(detail);
+        expect(await page.getByRole('link', { name: 'Return to the shop' }).isVisible()).toBe(true);
+        await page.screenshot({ path: join(SHOTS, `${device}-${outcome}.png`), fullPage: true });
+        expect(await axeFindings(page)).toEqual([]);
+        expect(failures.filter((f) => !f.includes('/shop/return'))).toEqual([]);
+        await close();
+      },
+    );
 
     it('when the session has expired, then the page says nothing was charged, and axe finds nothing', async () => {
       const { sessionId } = await openSession(vault, { ...ORDER, expiresInMs: -1_000, returnUrl: `${front.url}/shop/return` });
@@ -143,7 +150,15 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
   });
 
   it('when the session offers a card the shop stored, then the page shows it by brand, last four digits and expiry, asks for its security code, and axe finds nothing', async () => {
-    const storedCard = { token_id: 'tok_stored', masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: 3, expiry_year: 2031, cardholder_name: 'Ada Lovelace', security_code_required: true };
+    const storedCard = {
+      token_id: 'tok_stored',
+      masked_account_number: '424242******4242',
+      scheme: 'VISA',
+      expiry_month: 3,
+      expiry_year: 2031,
+      cardholder_name: 'Ada Lovelace',
+      security_code_required: true,
+    };
     const { sessionId } = await openSession(vault, { ...ORDER, storedCard });
     const { page, close } = await openPage(sessionId);
     await page.getByLabel('CVC of the saved card').waitFor();
@@ -159,7 +174,7 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
     await close();
   });
 
-  it('when the shop sets no locale, then the page follows the browser\'s language (French here)', async () => {
+  it("when the shop sets no locale, then the page follows the browser's language (French here)", async () => {
     const { sessionId } = await openSession(vault, ORDER);
     const { page, close } = await openPage(sessionId, { locale: 'fr-FR' });
     await page.getByLabel('Numéro de carte').waitFor();

@@ -49,9 +49,14 @@ describe('the vaultline CLI, built, against the embedded service', () => {
   const cli = (args: string[], extraEnv: Record<string, string | undefined> = {}, input?: string): Promise<Run> =>
     new Promise((resolve) => {
       // The timeout only ends a hung process (a failure); a slow one on a loaded machine is waited for.
-      const child = execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env, ...extraEnv }, timeout: 150_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: { PATH: process.env.PATH, ...env, ...extraEnv }, timeout: 150_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+        },
+      );
       if (input !== undefined) child.stdin!.end(input);
     });
   const json = async <T = Record<string, unknown>>(args: string[]): Promise<T> => {
@@ -116,22 +121,42 @@ describe('the vaultline CLI, built, against the embedded service', () => {
       expect(help.code).toBe(0);
       for (const sub of ['create', 'list', 'get', 'capture', 'cancel', 'refund']) expect(help.stdout).toContain(sub);
       const top = await cli(['--help']);
-      for (const command of ['payments', 'refunds', 'customers', 'tokens', 'listen', 'trigger', 'webhooks', 'events']) expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+      for (const command of ['payments', 'refunds', 'customers', 'tokens', 'listen', 'trigger', 'webhooks', 'events'])
+        expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     });
   });
 
   it('flow matrix: put from a YAML file, get, explain', async () => {
     const file = join(files, 'matrix.yaml');
-    writeFileSync(file, ['default_flow: simulator_auto_capture', 'rules:', '  - name: manual orders', '    when: { reference_prefix: "manual-" }', '    flow: simulator_manual_capture', ''].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'default_flow: simulator_auto_capture',
+        'rules:',
+        '  - name: manual orders',
+        '    when: { reference_prefix: "manual-" }',
+        '    flow: simulator_manual_capture',
+        '',
+      ].join('\n'),
+    );
     const put = await cli(['flow-matrix', 'put', file]);
     expect(put.code).toBe(0);
     expect(put.stdout).toMatch(/default flow simulator_auto_capture/);
     expect(put.stdout).toMatch(/manual orders\s+\{"reference_prefix":"manual-"\}\s+simulator_manual_capture/);
     expect(await json(['flow-matrix', 'get'])).toMatchObject({ default_flow: 'simulator_auto_capture', rules: [{ name: 'manual orders' }] });
     const jsonFile = join(files, 'matrix.json');
-    writeFileSync(jsonFile, JSON.stringify({ default_flow: 'simulator_auto_capture', rules: [{ name: 'manual orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] }));
+    writeFileSync(
+      jsonFile,
+      JSON.stringify({
+        default_flow: 'simulator_auto_capture',
+        rules: [{ name: 'manual orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+      }),
+    );
     expect((await cli(['flow-matrix', 'put', jsonFile])).code).toBe(0);
-    expect(await json(['flow-matrix', 'explain', '--amount', '2500', '--reference', 'manual-7'])).toMatchObject({ flow: 'simulator_manual_capture', rule: 'manual orders' });
+    expect(await json(['flow-matrix', 'explain', '--amount', '2500', '--reference', 'manual-7'])).toMatchObject({
+      flow: 'simulator_manual_capture',
+      rule: 'manual orders',
+    });
   });
 
   it('payments: list with filters as a table and as JSON, get with transactions, capture; cancel and refund where the API has them', async () => {
@@ -141,7 +166,8 @@ describe('the vaultline CLI, built, against the embedded service', () => {
       return payment;
     };
     const [manual, auto, toCancel] = await Promise.all([create('manual-cli-1'), create('cli-auto-1'), create('manual-cli-2')]);
-    const until = (id: string, status: string) => waitFor(async () => ((await sdk.get('/payments/{payment_id}', { params: { path: { payment_id: id } } })).status === status ? true : null), 60_000, 50);
+    const until = (id: string, status: string) =>
+      waitFor(async () => ((await sdk.get('/payments/{payment_id}', { params: { path: { payment_id: id } } })).status === status ? true : null), 60_000, 50);
     await Promise.all([until(manual.id, 'authorized'), until(auto.id, 'captured'), until(toCancel.id, 'authorized')]);
 
     const table = await cli(['payments', 'list', '--status', 'authorized', '--reference', 'manual-cli-1']);
@@ -180,7 +206,9 @@ describe('the vaultline CLI, built, against the embedded service', () => {
   });
 
   it('tokens and events: list, delete, and events tail prints new events as they happen', async () => {
-    const tail = spawn(process.execPath, [BIN, 'events', 'tail', '--type', 'token.created', '--interval', '100', '--count', '2', '--json'], { env: { PATH: process.env.PATH, ...env } });
+    const tail = spawn(process.execPath, [BIN, 'events', 'tail', '--type', 'token.created', '--interval', '100', '--count', '2', '--json'], {
+      env: { PATH: process.env.PATH, ...env },
+    });
     let stdout = '';
     let stderr = '';
     tail.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -192,7 +220,10 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     const first = await sdk.post('/tokens', { body: card(2031) });
     const second = await sdk.post('/tokens', { body: card(2032) });
     expect(await exited).toBe(0);
-    const followed = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: { token_id?: string; id?: string } });
+    const followed = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: { token_id?: string; id?: string } });
     expect(followed.map((event) => event.type)).toEqual([expect.stringContaining('token.created'), expect.stringContaining('token.created')]);
     expect(JSON.stringify(followed)).toContain(first.id);
     expect(JSON.stringify(followed)).toContain(second.id);
@@ -211,10 +242,14 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect(endpoint.secret).toMatch(/^whsec_/);
     expect((await cli(['webhooks', 'list'])).stdout).toMatch(new RegExp(`${endpoint.id}\\s+${receiver.url.replace(/[.]/g, '\\.')}\\s+true\\s+token\\.created`));
     await sdk.post('/tokens', { body: { card: { number: SIMULATOR_CARDS.approved, exp_month: 12, exp_year: 2033, cvc: '123' } } });
-    const deliveries = await waitFor(async () => {
-      const listed = await json<Array<{ id: string; status: string }>>(['webhooks', 'deliveries', endpoint.id]);
-      return listed.length > 0 ? listed : null;
-    }, 60_000, 100);
+    const deliveries = await waitFor(
+      async () => {
+        const listed = await json<Array<{ id: string; status: string }>>(['webhooks', 'deliveries', endpoint.id]);
+        return listed.length > 0 ? listed : null;
+      },
+      60_000,
+      100,
+    );
     expect((await cli(['webhooks', 'deliveries', endpoint.id])).stdout).toMatch(/^ID\s+EVENT\s+STATUS\s+ATTEMPTS/);
     const received = receiver.received.length;
     expect((await cli(['webhooks', 'replay', endpoint.id, deliveries[0]!.id])).code).toBe(0);
@@ -228,7 +263,7 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect(await json(['imports', 'get', started.id])).toMatchObject({ id: started.id, provider: 'provider_a' });
   });
 
-  it('payments create prints the checkout link; refunds create and list a captured payment\'s refunds', async () => {
+  it("payments create prints the checkout link; refunds create and list a captured payment's refunds", async () => {
     const created = await cli(['payments', 'create', '--amount', '1500', '--reference', 'cli-create-1', '--description', 'one bag']);
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/status\s+processing/);
@@ -237,7 +272,11 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect(checkout).not.toBeNull();
     const id = /^id\s+(\S+)/m.exec(created.stdout)![1]!;
     await submitCard(running.system.baseUrl, checkout![1]!, SIMULATOR_CARDS.approved);
-    await waitFor(async () => ((await sdk.get('/payments/{payment_id}', { params: { path: { payment_id: id } } })).status === 'captured' ? true : null), 60_000, 50);
+    await waitFor(
+      async () => ((await sdk.get('/payments/{payment_id}', { params: { path: { payment_id: id } } })).status === 'captured' ? true : null),
+      60_000,
+      50,
+    );
 
     expect(await json(['refunds', 'create', id, '--amount', '500', '--reason', 'requested_by_customer'])).toMatchObject({ payment_id: id, amount: 500 });
     const listed = await cli(['refunds', 'list', id]);
@@ -265,7 +304,16 @@ describe('the vaultline CLI, built, against the embedded service', () => {
 
   it('trigger lists what it can cause, creates the test objects of payment.captured and refund.failed, and refuses a live key or an event it cannot cause', async () => {
     const listed = await cli(['trigger', '--list']);
-    for (const type of ['payment.captured', 'payment.authorized', 'payment.failed', 'refund.succeeded', 'dispute.created', 'token.created', 'forward.completed']) expect(listed.stdout).toContain(type);
+    for (const type of [
+      'payment.captured',
+      'payment.authorized',
+      'payment.failed',
+      'refund.succeeded',
+      'dispute.created',
+      'token.created',
+      'forward.completed',
+    ])
+      expect(listed.stdout).toContain(type);
     const captured = await cli(['trigger', 'payment.captured']);
     expect(captured.code).toBe(0);
     const triggered = /triggered payment\.captured (\S+)/.exec(captured.stdout)![1]!;
@@ -298,9 +346,11 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect(failures).toEqual([]);
   });
 
-  it('listen forwards the events of the key\'s merchant to a local URL, signed with the secret it printed, one line each', async () => {
+  it("listen forwards the events of the key's merchant to a local URL, signed with the secret it printed, one line each", async () => {
     const local = await startWebhookReceiver();
-    const listen = spawn(process.execPath, [BIN, 'listen', '--forward-to', local.url, '--events', 'token.created', '--count', '1'], { env: { PATH: process.env.PATH, ...env } });
+    const listen = spawn(process.execPath, [BIN, 'listen', '--forward-to', local.url, '--events', 'token.created', '--count', '1'], {
+      env: { PATH: process.env.PATH, ...env },
+    });
     let stdout = '';
     let stderr = '';
     listen.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -346,7 +396,9 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect((await cli(['merchants', 'list'], { VAULTLINE_ADMIN_KEY: undefined })).code).toBe(2);
 
     const audit = await json<Array<{ method: string; path: string }>>(['audit', '--limit', '50']);
-    expect(audit.map((entry) => `${entry.method} ${entry.path}`)).toEqual(expect.arrayContaining([`POST /admin/merchants`, `PATCH /admin/merchants/${merchant.id}`]));
+    expect(audit.map((entry) => `${entry.method} ${entry.path}`)).toEqual(
+      expect.arrayContaining([`POST /admin/merchants`, `PATCH /admin/merchants/${merchant.id}`]),
+    );
 
     const destination = await json<{ id: string }>(['destinations', 'add', merchant.id, 'https://api.example-psp.com/v1/payments']);
     expect((await cli(['destinations', 'list', '--merchant', merchant.id])).stdout).toContain('https://api.example-psp.com/v1/payments');

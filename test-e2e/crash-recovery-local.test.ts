@@ -91,7 +91,9 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
     const client = new CrashClient(system.baseUrl, MERCHANT_API_KEY);
     // The platform forwards every card of the import to the gateway's /cde-import (PUBLIC_BASE_URL's host).
     platform.simulator.enableForwardingTo(`http://localhost:${new URL(system.baseUrl).port}/cde-import`);
-    const endpoint = (await client.expect(201, 'POST', '/webhook-endpoints', { json: { url: receiver.url, events: [], description: 'crash receiver' } })).json<{ id: string }>();
+    const endpoint = (await client.expect(201, 'POST', '/webhook-endpoints', { json: { url: receiver.url, events: [], description: 'crash receiver' } })).json<{
+      id: string;
+    }>();
     await client.expect(200, 'PUT', '/flow-matrix', {
       json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] },
     });
@@ -144,7 +146,13 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       operations++;
       step('one-off');
       const declined = i % 3 === 2;
-      const oneOff = await paid('/payments/one-off', declined ? 'declined' : 'one-off', { reference: `crash-one-off-${name}` }, `one-off-${name}`, declined ? SIMULATOR_CARDS.declined : SIMULATOR_CARDS.approved);
+      const oneOff = await paid(
+        '/payments/one-off',
+        declined ? 'declined' : 'one-off',
+        { reference: `crash-one-off-${name}` },
+        `one-off-${name}`,
+        declined ? SIMULATOR_CARDS.declined : SIMULATOR_CARDS.approved,
+      );
       // A declined card is one attempt: the consumer then returns to the shop, and the payment fails.
       if (declined) {
         step(`declined ${oneOff.id}: leaving`);
@@ -163,13 +171,22 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       step(`initial ${initial.id} captured?`);
       await client.untilStatus(initial.id, ['captured'], SETTLE_MS);
       step('subsequent');
-      await createPayment(`/payments/recurring/${initial.id}/subsequent`, 'subsequent', { amount: 999, reference: `crash-subsequent-${name}` }, `subsequent-${name}`, {
-        'X-Test-Now': timeFromNow(31),
-      });
+      await createPayment(
+        `/payments/recurring/${initial.id}/subsequent`,
+        'subsequent',
+        { amount: 999, reference: `crash-subsequent-${name}` },
+        `subsequent-${name}`,
+        {
+          'X-Test-Now': timeFromNow(31),
+        },
+      );
       step(`manual ${manual.id} authorized?`);
       await client.untilStatus(manual.id, ['authorized'], SETTLE_MS);
       step('capture');
-      await client.expect(200, 'POST', `/payments/${manual.id}/capture`, { json: { amount: 1500, currency_code: 'EUR', reference: `capture-${name}` }, headers: { 'Idempotency-Key': `capture-${name}` } });
+      await client.expect(200, 'POST', `/payments/${manual.id}/capture`, {
+        json: { amount: 1500, currency_code: 'EUR', reference: `capture-${name}` },
+        headers: { 'Idempotency-Key': `capture-${name}` },
+      });
       operations++;
     };
 
@@ -193,19 +210,26 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
     let midFlow: string[] = [];
     let orchestratorKilledAt = 0;
     try {
-      await client.waitUntil(async () => roundsDone.every((n) => n >= 1), SETTLE_MS).catch((error: Error) => {
-        throw new Error(`${error.message}: ${doing.join('; ')}; ${failures.join('; ')}`);
-      });
+      await client
+        .waitUntil(async () => roundsDone.every((n) => n >= 1), SETTLE_MS)
+        .catch((error: Error) => {
+          throw new Error(`${error.message}: ${doing.join('; ')}; ${failures.join('; ')}`);
+        });
       for (const service of KILL_ORDER) {
         if (service === 'payment-orchestrator') {
           // Mid-flow: cards just entered, the orchestrator is running their payments when it dies.
-          const entered = await Promise.all([0, 1, 2].map((n) => paid('/payments/one-off', 'one-off', { reference: `crash-mid-flow-${n}` }, `mid-flow-${n}`, SIMULATOR_CARDS.approved)));
+          const entered = await Promise.all(
+            [0, 1, 2].map((n) => paid('/payments/one-off', 'one-off', { reference: `crash-mid-flow-${n}` }, `mid-flow-${n}`, SIMULATOR_CARDS.approved)),
+          );
           midFlow = entered.map((payment) => payment.id);
           orchestratorKilledAt = Date.now();
         } else if (service === 'vault') {
           // An import is tokenizing through the vault when it dies.
           importJob = (
-            await client.expect(201, 'POST', '/tokens/imports', { json: { provider: 'provider_a', provider_a: { api_key: PLATFORM_API_KEY } }, headers: { 'Idempotency-Key': 'crash-import' } })
+            await client.expect(201, 'POST', '/tokens/imports', {
+              json: { provider: 'provider_a', provider_a: { api_key: PLATFORM_API_KEY } },
+              headers: { 'Idempotency-Key': 'crash-import' },
+            })
           ).json<ImportJobView>();
           await sleep(500);
         } else await sleep(2_000);
@@ -227,7 +251,13 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
     const loadEndedAt = Date.now();
 
     // Every payment reaches the simulator's outcome for its card.
-    const expected: Record<Kind, PaymentView['status']> = { 'one-off': 'captured', declined: 'failed', 'recurring-initial': 'captured', subsequent: 'captured', manual: 'captured' };
+    const expected: Record<Kind, PaymentView['status']> = {
+      'one-off': 'captured',
+      declined: 'failed',
+      'recurring-initial': 'captured',
+      subsequent: 'captured',
+      manual: 'captured',
+    };
     const finals = new Map<string, PaymentView>();
     await client
       .waitUntil(async () => {
@@ -247,9 +277,11 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       if (view.status !== expected[payment.kind]) stuck.push(`${payment.kind} ${payment.id}: ${view.status} (${view.failure_reason ?? ''})`);
       const transactions = (await client.expect(200, 'GET', `/payments/${payment.id}/transactions`)).json<{ data: TransactionView[] }>().data;
       const succeeded = (kind: TransactionView['kind']) => transactions.filter((t) => t.kind === kind && t.status === 'succeeded').length;
-      if (succeeded('authorization') > 1 || succeeded('capture') > 1) twiceAtProcessor.push(`${payment.id}: ${transactions.map((t) => `${t.kind}:${t.status}`).join(',')}`);
+      if (succeeded('authorization') > 1 || succeeded('capture') > 1)
+        twiceAtProcessor.push(`${payment.id}: ${transactions.map((t) => `${t.kind}:${t.status}`).join(',')}`);
       const { requested, authorized = 0, captured = 0 } = view.amount;
-      if (!(captured <= authorized && authorized <= requested && requested === payment.requested)) amountsOff.push(`${payment.id}: ${JSON.stringify(view.amount)}`);
+      if (!(captured <= authorized && authorized <= requested && requested === payment.requested))
+        amountsOff.push(`${payment.id}: ${JSON.stringify(view.amount)}`);
     }
 
     // Every state change has its event; every token its token.created.
@@ -261,7 +293,11 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
     const missingEvents = (): string[] => {
       const seen = new Set(events.map((e) => `${e.type}/${String(e.data.payment_id ?? e.data.token_id)}`));
       return [
-        ...payments.flatMap((p) => expectedEvents(p).filter((type) => !seen.has(`${type}/${p.id}`)).map((type) => `${type} of ${p.id}`)),
+        ...payments.flatMap((p) =>
+          expectedEvents(p)
+            .filter((type) => !seen.has(`${type}/${p.id}`))
+            .map((type) => `${type} of ${p.id}`),
+        ),
         ...tokens.filter((id) => !seen.has(`token.created/${id}`)).map((id) => `token.created of ${id}`),
       ];
     };
@@ -286,7 +322,8 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       .catch(() => undefined);
     // A request whose answer was lost (the gateway died with it) and ran again: two payments with one reference.
     const references = new Map<string, number>();
-    for (const payment of await client.all<PaymentView>('/payments')) if (payment.reference) references.set(payment.reference, (references.get(payment.reference) ?? 0) + 1);
+    for (const payment of await client.all<PaymentView>('/payments'))
+      if (payment.reference) references.set(payment.reference, (references.get(payment.reference) ?? 0) + 1);
     const duplicatePayments = [...references.values()].reduce((sum, n) => sum + n - 1, 0);
     // The forwarder passes the merchant's Idempotency-Key on to the PSP: a forward resent after the gateway died
     // with it in flight arrives with the same key, which the PSP answers once (Adyen, Stripe, Checkout.com do).
@@ -305,9 +342,12 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       .catch(() => undefined);
     const runningImports = importJobs.filter((job) => job.state !== 'finished' && job.state !== 'failed');
     const imported = importJobs.find((job) => job.id === importJob?.id);
-    const importTokenEvents = new Set(events.filter((e) => e.type === 'token.created' && e.data.source === 'cde_import').map((e) => String(e.data.token_id))).size;
+    const importTokenEvents = new Set(events.filter((e) => e.type === 'token.created' && e.data.source === 'cde_import').map((e) => String(e.data.token_id)))
+      .size;
     // Which mid-flow payments were still running when the orchestrator died: their final event came after the kill.
-    const finishedAfterKill = midFlow.filter((id) => events.some((e) => e.type === 'payment.captured' && e.data.payment_id === id && Date.parse(e.created_at) > orchestratorKilledAt)).length;
+    const finishedAfterKill = midFlow.filter((id) =>
+      events.some((e) => e.type === 'payment.captured' && e.data.payment_id === id && Date.parse(e.created_at) > orchestratorKilledAt),
+    ).length;
 
     const counts = {
       operations,

@@ -62,7 +62,11 @@ describe('embedded profile: a deleted token leaves nothing recoverable on disk',
     root = mkdtempSync(join(tmpdir(), 'vaultline-shredding-'));
     dataDir = join(root, 'data');
     keysDir = join(root, 'keys');
-    system = await startEmbedded({ dataDir, port: 0, env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'silent', KEYS_DIR: keysDir, DEV_KEYS_IN_DATA_DIR: 'false' } });
+    system = await startEmbedded({
+      dataDir,
+      port: 0,
+      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'silent', KEYS_DIR: keysDir, DEV_KEYS_IN_DATA_DIR: 'false' },
+    });
     merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
   });
 
@@ -97,7 +101,11 @@ describe('embedded profile: a deleted token leaves nothing recoverable on disk',
   it('when the development flag DEV_KEYS_IN_DATA_DIR is off, then the generated keys are written to KEYS_DIR and none to DATA_DIR', () => {
     const keyFiles = ['vault-keys.json', 'importer-secret.key', 'notifier-secret.key', 'payment-orchestrator-secret.key'];
 
-    expect(filesUnder(dataDir).map((path) => relative(dataDir, path)).filter((name) => keyFiles.includes(name) || /key/i.test(name))).toEqual([]);
+    expect(
+      filesUnder(dataDir)
+        .map((path) => relative(dataDir, path))
+        .filter((name) => keyFiles.includes(name) || /key/i.test(name)),
+    ).toEqual([]);
     expect(readdirSync(keysDir).sort()).toEqual([...keyFiles].sort());
     for (const name of keyFiles) expect(statSync(join(keysDir, name)).mode & 0o777).toBe(0o600);
     expect(statSync(keysDir).mode & 0o777).toBe(0o700);

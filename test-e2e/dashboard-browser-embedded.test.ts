@@ -67,7 +67,12 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
   async function seedTestData() {
     const api = new PaymentsApi(shop.test);
     seeded.endpoint = (await registerWebhookEndpoint(shop.test, receiver.url, [])).id;
-    await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] } });
+    await api.ok('PUT', '/flow-matrix', {
+      json: {
+        default_flow: 'simulator_auto_capture',
+        rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+      },
+    });
     const paid = async (reference: string, card: string, amount = 4200) => {
       const payment = await api.ok('POST', '/payments/one-off', { json: { amount, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
       await submitCard(base, sessionOf(payment), card);
@@ -84,7 +89,11 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     const secondCardPaid = async () => {
       const id = await paid('order-dash-1007', SIMULATOR_CARDS.declined, 3300);
       const payment = await api.get(id);
-      await waitFor(async () => ((await (await fetch(`${base}/sessions/${sessionOf(payment)}/status`)).json()) as { state: string }).state === 'open', 15_000, 25);
+      await waitFor(
+        async () => ((await (await fetch(`${base}/sessions/${sessionOf(payment)}/status`)).json()) as { state: string }).state === 'open',
+        15_000,
+        25,
+      );
       await submitCard(base, sessionOf(payment), SIMULATOR_CARDS.frictionless);
       return id;
     };
@@ -98,11 +107,23 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       secondCardPaid(),
     ]);
     Object.assign(seeded, { refundable, declined, authorized, capturable, secondCard });
-    await Promise.all([api.until(refundable, 'captured'), api.until(declined, 'failed'), api.until(authorized, 'authorized'), api.until(capturable, 'authorized'), api.until(secondCard, 'captured')]);
+    await Promise.all([
+      api.until(refundable, 'captured'),
+      api.until(declined, 'failed'),
+      api.until(authorized, 'authorized'),
+      api.until(capturable, 'authorized'),
+      api.until(secondCard, 'captured'),
+    ]);
     const customer = await api.ok<{ id: string }>('POST', '/customers', { json: { name: 'Ada Lovelace', email: 'ada@example.com' } });
     // A first payment on a mandate stores the card as the customer's payment method.
     const onMandate = await api.ok('POST', '/payments', {
-      json: { amount: 1999, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'ada-books-club' } },
+      json: {
+        amount: 1999,
+        currency_code: 'EUR',
+        confirm: true,
+        customer_id: customer.id,
+        store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'ada-books-club' },
+      },
     });
     await submitCard(base, sessionOf(onMandate), SIMULATOR_CARDS.approved);
     await api.until(onMandate.id, 'captured');
@@ -122,7 +143,14 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       .waitFor({ timeout: 15_000 })
       .catch(async (error: Error) => {
         // Say what the page showed instead (an error state, another page) rather than only what was missing.
-        const shown = (await page.locator('body').innerText().catch(() => '(not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+        const shown = (
+          await page
+            .locator('body')
+            .innerText()
+            .catch(() => '(not readable)')
+        )
+          .replace(/\s+/g, ' ')
+          .slice(0, 400);
         throw new Error(`${error.message}\nThe page showed: ${shown}`);
       });
     await until(`!document.querySelector('.state-loading')`);
@@ -175,7 +203,8 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await checked('payments');
     await page.getByLabel('Order').selectOption('asc');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    const oldest = (await new PaymentsApi(shop.test).ok<{ data: Array<{ reference: string }> }>('GET', '/payments', { query: 'order=asc&limit=1' })).data[0]?.reference;
+    const oldest = (await new PaymentsApi(shop.test).ok<{ data: Array<{ reference: string }> }>('GET', '/payments', { query: 'order=asc&limit=1' })).data[0]
+      ?.reference;
     await until(`(document.querySelector('main tbody tr a') || {}).textContent === ${JSON.stringify(oldest)}`);
     await visit('/payments', 'Payments');
     await page.getByLabel('Reference').fill(REFERENCE);
@@ -219,19 +248,34 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
 
   it('when the flow matrix is edited, then the draft is validated as it is typed and explained for a sample payment before it is saved', async () => {
     await visit('/flow-matrix', 'Flow matrix');
-    await page.locator('#explain-result').getByText('manual-orders').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('#explain-result')
+      .getByText('manual-orders')
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
     await page.getByLabel('Reference').fill('manual-4711');
     await page.locator('#explain-result').getByText('manual-orders').waitFor();
     expect(await page.locator('#explain-result').innerText()).toContain('simulator_manual_capture');
 
     const editor = page.getByLabel('The matrix (JSON)');
-    await editor.fill('{ "default_flow": "simulator_auto_capture", "rules": [ { "name": "big", "when": { "colour": ["red"] }, "flow": "simulator_manual_capture" } ] }');
-    await page.locator('#matrix-check.form-error').getByText(/colour|condition/i).waitFor();
+    await editor.fill(
+      '{ "default_flow": "simulator_auto_capture", "rules": [ { "name": "big", "when": { "colour": ["red"] }, "flow": "simulator_manual_capture" } ] }',
+    );
+    await page
+      .locator('#matrix-check.form-error')
+      .getByText(/colour|condition/i)
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Save the matrix' }).isDisabled()).toBe(true);
     await editor.fill('{ "default_flow": "simulator_auto_capture", "rules": [');
-    await page.locator('#matrix-check').getByText(/Not JSON/).waitFor();
+    await page
+      .locator('#matrix-check')
+      .getByText(/Not JSON/)
+      .waitFor();
 
-    const draft = { default_flow: 'simulator_auto_capture', rules: [{ name: 'big-eur', when: { currency_code: ['EUR'], amount_gte: 10000 }, flow: 'simulator_manual_capture' }] };
+    const draft = {
+      default_flow: 'simulator_auto_capture',
+      rules: [{ name: 'big-eur', when: { currency_code: ['EUR'], amount_gte: 10000 }, flow: 'simulator_manual_capture' }],
+    };
     await editor.fill(JSON.stringify(draft, null, 2));
     await page.getByLabel('Amount').fill('250.00');
     await page.locator('#explain-result').getByText('big-eur').waitFor();
@@ -254,7 +298,10 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     const eventType = (await page.locator('main tbody tr').first().locator('td').first().innerText()).trim();
     const heard = () => receiver.received.filter((webhook) => (JSON.parse(webhook.body) as { type: string }).type === eventType).length;
     const before = heard();
-    await page.getByRole('button', { name: new RegExp(`^Replay delivery of ${eventType.replace('.', '\\.')}`) }).first().click();
+    await page
+      .getByRole('button', { name: new RegExp(`^Replay delivery of ${eventType.replace('.', '\\.')}`) })
+      .first()
+      .click();
     await waitFor(() => heard() > before, 15_000, 50);
 
     // More deliveries than a page holds: the list pages by cursor, forth and back.
@@ -296,7 +343,10 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('button', { name: 'I have copied it' }).click();
     // A page whose data cannot be loaded says why and offers to try again.
     await page.goto(`${base}/dashboard/#/payments/no-such-payment`);
-    await page.getByRole('alert').getByText(/Could not load/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Could not load/)
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     expect({ page: 'error state', findings: await axeFindings(page) }).toEqual({ page: 'error state', findings: [] });
     problems.length = 0;
@@ -309,7 +359,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await checked('customer');
   }, 90_000);
 
-  it('when a dispute needs a response, then the disputes page answers it (evidence with a receipt, submitted; another accepted), and the early fraud warnings page lists the issuer\'s report, all with no axe finding', async () => {
+  it("when a dispute needs a response, then the disputes page answers it (evidence with a receipt, submitted; another accepted), and the early fraud warnings page lists the issuer's report, all with no axe finding", async () => {
     const api = new PaymentsApi(shop.test);
     const paid = async (reference: string, card: string) => {
       const payment = await api.ok('POST', '/payments/one-off', { json: { amount: 3100, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
@@ -317,7 +367,11 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       return api.until(payment.id, 'captured');
     };
     // The simulator's test cards: a dispute while refundable, a fraud warning; and a simulated dispute to answer with evidence.
-    const [disputed, warned, answered] = await Promise.all([paid('order-dash-2001', SIMULATOR_CARDS.disputed), paid('order-dash-2002', SIMULATOR_CARDS.fraudWarning), paid('order-dash-2003', SIMULATOR_CARDS.approved)]);
+    const [disputed, warned, answered] = await Promise.all([
+      paid('order-dash-2001', SIMULATOR_CARDS.disputed),
+      paid('order-dash-2002', SIMULATOR_CARDS.fraudWarning),
+      paid('order-dash-2003', SIMULATOR_CARDS.approved),
+    ]);
     await api.ok('POST', '/payments/{payment_id}/test/dispute', { params: { payment_id: answered.id }, json: { reason: 'product_not_received' } });
 
     await visit('/disputes', 'Disputes');
@@ -328,17 +382,33 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('button', { name: new RegExp(`^Send evidence for the dispute of .* on ${answered.id}$`) }).click();
     await page.getByLabel('What was sold').fill('Signed first edition, order 2003');
     await page.getByLabel('Your explanation').fill('Delivered on 2 June, signed for by the cardholder.');
-    await page.getByLabel(/^Receipt/).setInputFiles({ name: 'receipt-2003.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1') });
+    await page.getByLabel(/^Receipt/).setInputFiles({
+      name: 'receipt-2003.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1'),
+    });
     expect({ page: 'dispute evidence dialog', findings: await axeFindings(page) }).toEqual({ page: 'dispute evidence dialog', findings: [] });
     await page.screenshot({ path: join(OUTPUT, 'dispute-evidence.png') });
     await page.getByRole('button', { name: 'Submit the evidence' }).click();
     await page.locator('dialog').waitFor({ state: 'detached' });
-    await waitFor(async () => (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: answered.id } })).data[0]?.status === 'under_review', 15_000, 50);
+    await waitFor(
+      async () =>
+        (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: answered.id } })).data[0]
+          ?.status === 'under_review',
+      15_000,
+      50,
+    );
 
     await page.getByRole('button', { name: new RegExp(`^Accept the dispute of .* on ${disputed.id}$`) }).click();
     await page.getByRole('button', { name: /^Accept: lose/ }).click();
     await page.locator('dialog').waitFor({ state: 'detached' });
-    await waitFor(async () => (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: disputed.id } })).data[0]?.status === 'lost', 15_000, 50);
+    await waitFor(
+      async () =>
+        (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: disputed.id } })).data[0]
+          ?.status === 'lost',
+      15_000,
+      50,
+    );
     await settled('Disputes');
     await page.locator('main tbody .badge-under_review').waitFor();
     await page.locator('main tbody .badge-lost').waitFor();
@@ -359,7 +429,9 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('button', { name: 'Capture' }).click();
     await page.getByRole('button', { name: 'Capture €56.00' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await until(`/Status\\s+captured/.test(document.querySelector('.facts').innerText) && /Captured\\s+€56\\.00/.test(document.querySelector('.facts').innerText)`);
+    await until(
+      `/Status\\s+captured/.test(document.querySelector('.facts').innerText) && /Captured\\s+€56\\.00/.test(document.querySelector('.facts').innerText)`,
+    );
     expect(await page.getByRole('button', { name: 'Capture' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(1);
   }, 60_000);
@@ -382,11 +454,13 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await visit('/events', 'Events');
     await page.getByLabel('Event type').selectOption('payment.captured');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await until(`[...document.querySelectorAll('main tbody tr')].length > 0 && [...document.querySelectorAll('main tbody tr td:first-child')].every((cell) => cell.innerText === 'payment.captured')`);
+    await until(
+      `[...document.querySelectorAll('main tbody tr')].length > 0 && [...document.querySelectorAll('main tbody tr td:first-child')].every((cell) => cell.innerText === 'payment.captured')`,
+    );
     await checked('events');
   }, 60_000);
 
-  it('when the endpoint\'s event types are chosen and a test event is sent, then the endpoint keeps only those types and the receiver gets a signed webhook_endpoint.test', async () => {
+  it("when the endpoint's event types are chosen and a test event is sent, then the endpoint keeps only those types and the receiver gets a signed webhook_endpoint.test", async () => {
     await visit(`/webhook-endpoints/${seeded.endpoint}`, receiver.url);
     await page.getByRole('button', { name: 'Choose the events' }).click();
     await page.getByLabel('Only these:').check();
@@ -401,8 +475,15 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
 
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Send a test event' }).click();
-    await page.getByRole('status').getByText(/test event \(webhook_endpoint\.test\) is on its way/).waitFor();
-    await waitFor(() => receiver.received.slice(before).some((webhook) => (JSON.parse(webhook.body) as { type: string }).type === 'webhook_endpoint.test'), 15_000, 50);
+    await page
+      .getByRole('status')
+      .getByText(/test event \(webhook_endpoint\.test\) is on its way/)
+      .waitFor();
+    await waitFor(
+      () => receiver.received.slice(before).some((webhook) => (JSON.parse(webhook.body) as { type: string }).type === 'webhook_endpoint.test'),
+      15_000,
+      50,
+    );
     await page.locator('main tbody').getByRole('link', { name: 'webhook_endpoint.test' }).first().waitFor();
     await checked('webhook-endpoint-tested');
   }, 60_000);
@@ -433,7 +514,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await checked('api-keys-managed');
   }, 60_000);
 
-  it('when the merchant brands the checkout page, then the preview follows the form, and a payment\'s hosted page shows the new name, colour and logo', async () => {
+  it("when the merchant brands the checkout page, then the preview follows the form, and a payment's hosted page shows the new name, colour and logo", async () => {
     await visit('/checkout', 'Checkout');
     expect(await page.getByLabel('Shop name').getAttribute('placeholder')).toBe('Lovelace Books');
     await page.getByLabel('Shop name').fill('Lovelace Books & Co.');
@@ -446,7 +527,9 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('button', { name: 'Save the look' }).click();
     await page.getByText(/Saved: every checkout page opened from now on/).waitFor();
 
-    const payment = await new PaymentsApi(shop.test).ok('POST', '/payments/one-off', { json: { amount: 2450, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    const payment = await new PaymentsApi(shop.test).ok('POST', '/payments/one-off', {
+      json: { amount: 2450, currency_code: 'EUR', source: { type: 'vaultline' } },
+    });
     const consumer = await context.newPage();
     await consumer.goto(`${base}/checkout/${sessionOf(payment)}`);
     await consumer.getByRole('button', { name: /^Pay / }).waitFor({ timeout: 15_000 });
@@ -474,7 +557,9 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       if (name === 'payment') await page.locator('.timeline').waitFor();
       const sideways = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
       // The header: each of its parts inside the screen, none cut.
-      const clipped = (await page.evaluate(`[...document.querySelectorAll('.topbar > *')].filter((el) => { const box = el.getBoundingClientRect(); return box.left < 0 || box.right > document.documentElement.clientWidth; }).map((el) => el.className || el.tagName)`)) as string[];
+      const clipped = (await page.evaluate(
+        `[...document.querySelectorAll('.topbar > *')].filter((el) => { const box = el.getBoundingClientRect(); return box.left < 0 || box.right > document.documentElement.clientWidth; }).map((el) => el.className || el.tagName)`,
+      )) as string[];
       expect({ page: name, sideways, clipped }).toEqual({ page: name, sideways: 0, clipped: [] });
       expect({ page: name, findings: await axeFindings(page) }).toEqual({ page: name, findings: [] });
       await page.screenshot({ path: join(OUTPUT, `${name}-390.png`), fullPage: true });
@@ -535,7 +620,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.locator('.live-banner').waitFor({ state: 'detached' });
   }, 60_000);
 
-  it('when a page of another origin posts a refund with the browser\'s cookie, then it is refused, and a session signed out elsewhere brings the sign-in back', async () => {
+  it("when a page of another origin posts a refund with the browser's cookie, then it is refused, and a session signed out elsewhere brings the sign-in back", async () => {
     const evil: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
       res.end(`<!doctype html><title>Evil</title><script>
@@ -559,7 +644,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     problems.length = 0;
   }, 60_000);
 
-  it('when support staff sign in with a dashboard key, then a payment\'s capture and cancel are offered but no set-up change, and they sign out', async () => {
+  it("when support staff sign in with a dashboard key, then a payment's capture and cancel are offered but no set-up change, and they sign out", async () => {
     await page.getByLabel('API key').fill(dashboardKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Support (read-mostly)').waitFor();

@@ -30,7 +30,9 @@ describe('partial captures on the dashboard (headless Chromium, embedded profile
     shop = await createMerchantOfBothModes(running.system, 'Lovelace Books');
     const api = new PaymentsApi(shop.test);
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_manual_capture', rules: [] } });
-    const created = await api.ok('POST', '/payments/one-off', { json: { amount: 9900, currency_code: 'EUR', reference: 'order-ships-in-parts', source: { type: 'vaultline' } } });
+    const created = await api.ok('POST', '/payments/one-off', {
+      json: { amount: 9900, currency_code: 'EUR', reference: 'order-ships-in-parts', source: { type: 'vaultline' } },
+    });
     await submitCard(running.system.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
     paymentId = (await api.until(created.id, 'authorized')).id;
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -56,7 +56,11 @@ describe('the processor-account form in a real browser (headless Chromium, embed
     expect(processors.map((processor) => processor.id)).toEqual(expect.arrayContaining(PROCESSOR_MANIFESTS.map((manifest) => manifest.id)));
     for (const manifest of PROCESSOR_MANIFESTS) {
       const listed = processors.find((processor) => processor.id === manifest.id)!;
-      expect(listed).toMatchObject({ display_name: manifest.display_name, credentials: { secret_field: manifest.credentials.secret_field }, settings: manifest.settings.map(({ name }) => expect.objectContaining({ name })) });
+      expect(listed).toMatchObject({
+        display_name: manifest.display_name,
+        credentials: { secret_field: manifest.credentials.secret_field },
+        settings: manifest.settings.map(({ name }) => expect.objectContaining({ name })),
+      });
       expect(listed.credentials.fields.map((field) => field.name)).toEqual(manifest.credentials.fields.map((field) => field.name));
       expect(Object.keys(listed).sort()).toEqual(['capabilities', 'credentials', 'display_name', 'id', 'notifies', 'object', 'settings']);
     }
@@ -68,11 +72,17 @@ describe('the processor-account form in a real browser (headless Chromium, embed
     const offered = await page.getByLabel('Processor', { exact: true }).locator('option').allInnerTexts();
     expect(offered).toEqual(processors.filter((processor) => processor.capabilities.modes.includes('test')).map((processor) => processor.display_name));
 
-    const chosen = PROCESSOR_MANIFESTS.find((manifest) => manifest.credentials.fields.some((field) => !field.secret) && manifest.credentials.fields.some((field) => field.secret))!;
+    const chosen = PROCESSOR_MANIFESTS.find(
+      (manifest) => manifest.credentials.fields.some((field) => !field.secret) && manifest.credentials.fields.some((field) => field.secret),
+    )!;
     await page.getByLabel('Processor', { exact: true }).selectOption(chosen.id);
     for (const field of chosen.credentials.fields) {
       const input = page.locator(`#credential-${field.name}`);
-      expect([field.name, await input.getAttribute('type'), await input.evaluate((element) => (element as { required: boolean }).required)]).toEqual([field.name, field.secret ? 'password' : 'text', field.required]);
+      expect([field.name, await input.getAttribute('type'), await input.evaluate((element) => (element as { required: boolean }).required)]).toEqual([
+        field.name,
+        field.secret ? 'password' : 'text',
+        field.required,
+      ]);
       if (field.required) await input.fill(field.example);
     }
     for (const setting of chosen.settings) expect(await page.locator(`#setting-${setting.name}`).isChecked()).toBe(setting.default);
@@ -85,7 +95,9 @@ describe('the processor-account form in a real browser (headless Chromium, embed
     const row = page.getByRole('row', { name: new RegExp(`${chosen.display_name} from the dashboard`) });
     await row.waitFor();
     expect(await row.innerText()).toContain(chosen.display_name);
-    const accounts = (await shop.test.call('GET', '/processor-accounts')).json<{ data: Array<{ processor: string; name: string; credentials: { hint: string | null } }> }>().data;
+    const accounts = (await shop.test.call('GET', '/processor-accounts')).json<{
+      data: Array<{ processor: string; name: string; credentials: { hint: string | null } }>;
+    }>().data;
     const secret = chosen.credentials.fields.find((field) => field.name === chosen.credentials.secret_field)!.example;
     expect(accounts).toEqual([expect.objectContaining({ processor: chosen.id, credentials: expect.objectContaining({ hint: `…${secret.slice(-4)}` }) })]);
     await page.screenshot({ path: join(OUTPUT, 'processor-accounts-listed.png'), fullPage: true });

@@ -29,18 +29,31 @@ describe('routing in the dashboard (embedded profile, Chromium)', () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'packages/dashboard'], { cwd: ROOT, stdio: 'ignore' });
     [running, browser] = await Promise.all([startSystem(PAYMENT_ENV, 'vaultline-dashboard-routing-'), launchChromium()]);
     api = new PaymentsApi(running.merchant);
-    const account = async (name: string, settings: Record<string, unknown>) => (await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'simulator', name, settings } })).id;
+    const account = async (name: string, settings: Record<string, unknown>) =>
+      (await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'simulator', name, settings } })).id;
     const first = await account('Simulator EU (approves 60 %)', { approval_rate: 0.6 });
     const second = await account('Simulator US (approves all)', { approval_rate: 1 });
     await api.ok('POST', '/flows', {
       json: {
         name: 'cascade',
         capture_mode: 'automatic',
-        steps: [{ kind: 'authorization', processors: [first, second], on_decline: [{ categories: ['do_not_honor'], action: 'next_processor' }] }, { kind: 'capture', processor: first }],
+        steps: [
+          { kind: 'authorization', processors: [first, second], on_decline: [{ categories: ['do_not_honor'], action: 'next_processor' }] },
+          { kind: 'capture', processor: first },
+        ],
       },
     });
     // References starting us- go to the second account first: the rates count each card's first answer only.
-    await api.ok('POST', '/flows', { json: { name: 'us-first', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: second }, { kind: 'capture', processor: second }] } });
+    await api.ok('POST', '/flows', {
+      json: {
+        name: 'us-first',
+        capture_mode: 'automatic',
+        steps: [
+          { kind: 'authorization', processor: second },
+          { kind: 'capture', processor: second },
+        ],
+      },
+    });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'cascade', rules: [{ name: 'us', when: { reference_prefix: 'us-' }, flow: 'us-first' }] } });
     const pay = async (reference: string, card: string) => {
       const created = await api.ok('POST', '/payments/one-off', { json: { amount: 4200, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
@@ -88,7 +101,7 @@ describe('routing in the dashboard (embedded profile, Chromium)', () => {
     await page.screenshot({ path: join(OUTPUT, 'overview-routing.png'), fullPage: true });
   }, 60_000);
 
-  it('when a payment sent on to the next account is opened, then its page shows both attempts, why each went there and the first one\'s decline; axe finds nothing', async () => {
+  it("when a payment sent on to the next account is opened, then its page shows both attempts, why each went there and the first one's decline; axe finds nothing", async () => {
     expect(cascaded).not.toBe('');
     await page.goto(`${running.system.baseUrl}/dashboard/#/payments/${cascaded}`);
     await page.getByRole('heading', { name: 'Authorization attempts' }).waitFor({ timeout: 15_000 });

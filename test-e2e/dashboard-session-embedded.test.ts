@@ -40,7 +40,11 @@ describe('the dashboard session through the embedded system', () => {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${base()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, json: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
   }
 
   async function signIn(apiKey: string): Promise<Session> {
@@ -57,7 +61,9 @@ describe('the dashboard session through the embedded system', () => {
   };
 
   const auditOf = (query: string) =>
-    fetch(`${base()}/admin/audit?limit=100&${query}`, { headers: { 'x-admin-key': running.system.adminApiKey } }).then(async (response) => ((await response.json()) as { data: Array<Record<string, unknown>> }).data);
+    fetch(`${base()}/admin/audit?limit=100&${query}`, { headers: { 'x-admin-key': running.system.adminApiKey } }).then(
+      async (response) => ((await response.json()) as { data: Array<Record<string, unknown>> }).data,
+    );
 
   beforeAll(async () => {
     [running, receiver] = await Promise.all([startSystem(PAYMENT_ENV, 'vaultline-dashboard-session-'), startWebhookReceiver()]);
@@ -91,17 +97,28 @@ describe('the dashboard session through the embedded system', () => {
 
     const report = await browser(session, 'GET', '/reports/payments');
     documented('GET', '/reports/payments', report);
-    expect(report.json.totals).toMatchObject({ count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, amounts: [{ currency_code: 'EUR', authorized: 3500, captured: 3500, refunded: 0, disputed: 0, won_back: 0, net: 3500 }] });
+    expect(report.json.totals).toMatchObject({
+      count: 3,
+      succeeded: 2,
+      failed: 1,
+      pending: 0,
+      success_rate: 0.6667,
+      amounts: [{ currency_code: 'EUR', authorized: 3500, captured: 3500, refunded: 0, disputed: 0, won_back: 0, net: 3500 }],
+    });
     expect(report.json.by_processor).toEqual([expect.objectContaining({ processor: 'simulator', succeeded: 2, failed: 1 })]);
     expect((report.json.by_flow as Array<{ attempts: number }>).reduce((sum, row) => sum + row.attempts, 0)).toBe(3);
     expect(report.json.decline_reasons).toEqual([{ reason: expect.any(String), count: 1 }]);
     const today = (report.json.days as Array<{ date: string; count: number }>).at(-1)!;
     expect(today).toMatchObject({ date: new Date().toISOString().slice(0, 10), count: 3 });
 
-    const deliveries = await waitFor(async () => {
-      const answer = await browser(session, 'GET', '/reports/webhook-deliveries');
-      return (answer.json.totals as { succeeded: number }).succeeded > 0 ? answer : null;
-    }, 20_000, 100);
+    const deliveries = await waitFor(
+      async () => {
+        const answer = await browser(session, 'GET', '/reports/webhook-deliveries');
+        return (answer.json.totals as { succeeded: number }).succeeded > 0 ? answer : null;
+      },
+      20_000,
+      100,
+    );
     documented('GET', '/reports/webhook-deliveries', deliveries);
     expect(deliveries.json.by_endpoint).toEqual([expect.objectContaining({ url: receiver.url })]);
 
@@ -168,13 +185,17 @@ describe('the dashboard session through the embedded system', () => {
     expect(out.status).toBe(204);
     expect((await browser(session, 'GET', '/admin/merchants')).json.code).toBe('session_expired');
     const entries = await auditOf('via=dashboard_session&role=operator');
-    expect(entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(expect.arrayContaining(['POST /admin/merchants 201', 'DELETE /dashboard/session 204', 'POST /dashboard/session 201']));
+    expect(entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
+      expect.arrayContaining(['POST /admin/merchants 201', 'DELETE /dashboard/session 204', 'POST /dashboard/session 201']),
+    );
   });
 
   it('when /dashboard is opened, then it carries the strict content security policy', async () => {
     const page = await fetch(`${base()}/dashboard`);
     expect([200, 503]).toContain(page.status);
-    expect(page.headers.get('content-security-policy')).toBe("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

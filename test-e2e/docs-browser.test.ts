@@ -21,7 +21,8 @@ async function openRecorded(browser: Browser, url: string, viewport = { width: 1
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
   page.on('request', (request) => {
     const requested = request.url();
-    if (!requested.startsWith(origin) && !requested.startsWith('blob:') && !requested.startsWith('data:')) problems.push(`request to another origin: ${requested}`);
+    if (!requested.startsWith(origin) && !requested.startsWith('blob:') && !requested.startsWith('data:'))
+      problems.push(`request to another origin: ${requested}`);
   });
   await page.goto(url);
   return { page, problems };
@@ -47,8 +48,10 @@ describe('the documentation in a real browser (headless Chromium)', () => {
 
   const operation = (page: Page, operationId: string) => page.locator(`[id="operation/${operationId}"]`);
   /** Scrolls the element to just below the page's bar (the page's own code: no DOM types here). */
-  const scrollTo = (page: Page, selector: string) => page.evaluate(`window.scrollBy(0, document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().top - 64)`);
-  const styleOf = (page: Page, selector: string, property: string) => page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)}))[${JSON.stringify(property)}]`);
+  const scrollTo = (page: Page, selector: string) =>
+    page.evaluate(`window.scrollBy(0, document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().top - 64)`);
+  const styleOf = (page: Page, selector: string, property: string) =>
+    page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)}))[${JSON.stringify(property)}]`);
 
   it('when /docs is opened, then Redoc renders the merchant API from this service alone, request and response schemas expanded with their examples, and the policy refuses nothing', async () => {
     const { page, problems } = await openRecorded(browser, `${gateway.url}/docs`);
@@ -56,7 +59,8 @@ describe('the documentation in a real browser (headless Chromium)', () => {
     await oneOff.waitFor({ timeout: 30_000 });
     const text = await oneOff.innerText();
     // The request body's fields and the response's are listed, not a bare $ref; the example is shown.
-    for (const field of ['amount', 'currency_code', 'return_url', 'allowed_origins', 'action_requirement', 'session_id']) expect({ field, shown: text.includes(field) }).toEqual({ field, shown: true });
+    for (const field of ['amount', 'currency_code', 'return_url', 'allowed_origins', 'action_requirement', 'session_id'])
+      expect({ field, shown: text.includes(field) }).toEqual({ field, shown: true });
     expect(text).toContain('order-1001');
     expect(text).not.toContain('#/components/');
     // Shared parameters appear by their names, not by component name.
@@ -80,7 +84,7 @@ describe('the documentation in a real browser (headless Chromium)', () => {
     await page.close();
   }, 60_000);
 
-  it('when the guides and the error reference are opened, then they render with their stylesheet, and a problem\'s type lands on its entry', async () => {
+  it("when the guides and the error reference are opened, then they render with their stylesheet, and a problem's type lands on its entry", async () => {
     const guides = await openRecorded(browser, `${gateway.url}/docs/guides`);
     await guides.page.locator('#test-cards').waitFor();
     expect(await styleOf(guides.page, '.docs-bar', 'position')).toBe('sticky');

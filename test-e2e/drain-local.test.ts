@@ -53,7 +53,15 @@ describe('SIGTERM drain under load, local profile', () => {
       dataDir,
       port: 0,
       stdio: 'files',
-      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS), SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS), RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+      env: {
+        BOOTSTRAP_API_KEY: MERCHANT_API_KEY,
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
+        SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS),
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+      },
     });
     const merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
     await registerWebhookEndpoint(merchant, receiver.url, ['token.created']);
@@ -63,9 +71,18 @@ describe('SIGTERM drain under load, local profile', () => {
     const load = Array.from({ length: WORKERS }, async (_, worker) => {
       for (let i = 0; loading; i++) {
         const startedAt = Date.now();
-        const answer = await merchant.call('POST', '/tokens', { json: { card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' }, business_key: `drain-${worker}-${i}` } });
+        const answer = await merchant.call('POST', '/tokens', {
+          json: { card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' }, business_key: `drain-${worker}-${i}` },
+        });
         const body = answer.text ? (JSON.parse(answer.text) as { id?: string; code?: string; detail?: string }) : {};
-        outcomes.push({ status: answer.status, code: body.code, detail: body.detail, tokenId: answer.status === 201 ? body.id : undefined, startedAt, endedAt: Date.now() });
+        outcomes.push({
+          status: answer.status,
+          code: body.code,
+          detail: body.detail,
+          tokenId: answer.status === 201 ? body.id : undefined,
+          startedAt,
+          endedAt: Date.now(),
+        });
       }
     });
 
@@ -85,7 +102,9 @@ describe('SIGTERM drain under load, local profile', () => {
     const failed = outcomes.filter((o) => o.status !== 201);
     const inFlightAtVaultSigterm = outcomes.filter((o) => o.startedAt < vault.signalledAt && o.endedAt > vault.signalledAt);
     // Answered by the stopping vault during its delay: sent after SIGTERM, answered before the drain began.
-    const servedDuringDelay = outcomes.filter((o) => o.status === 201 && o.startedAt > vault.signalledAt + 100 && o.endedAt < vault.signalledAt + SHUTDOWN_DELAY_SECONDS * 1000 - 100);
+    const servedDuringDelay = outcomes.filter(
+      (o) => o.status === 201 && o.startedAt > vault.signalledAt + 100 && o.endedAt < vault.signalledAt + SHUTDOWN_DELAY_SECONDS * 1000 - 100,
+    );
     const unreadyAfterSigterm = readyAnswers.filter((answer) => answer.at > vault.signalledAt && answer.at < vault.signalledAt + SHUTDOWN_DELAY_SECONDS * 1000);
     await waitFor(() => created.every((id) => receiver!.tokenIds.has(id)), 60_000, 100).catch(() => undefined);
     const lost = created.filter((id) => !receiver!.tokenIds.has(id));
@@ -119,7 +138,9 @@ describe('SIGTERM drain under load, local profile', () => {
     // Each process serves its own /metrics on METRICS_PORT: the restarted vault counts from its restart.
     const vaultMetrics = await (await fetch(system.metricsUrls.vault)).text();
     expect(vaultMetrics).toMatch(/vaultline_http_requests_total\{service="vault",method="POST",route="\/tokens",status="201"\} \d+/);
-    expect(await (await fetch(system.metricsUrls.notifier)).text()).toMatch(/vaultline_webhook_deliveries_total\{service="notifier",endpoint="[^"]+",outcome="delivered"\} \d+/);
+    expect(await (await fetch(system.metricsUrls.notifier)).text()).toMatch(
+      /vaultline_webhook_deliveries_total\{service="notifier",endpoint="[^"]+",outcome="delivered"\} \d+/,
+    );
   }, 180_000);
 });
 

@@ -38,7 +38,12 @@ describe('the earlier payment interface through the gateway', () => {
 
   beforeAll(async () => {
     adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: ADYEN.hmac_key });
-    const env = { ...PAYMENT_ENV, FORWARD_HTTPS_ONLY: 'false', FORWARD_EXTRA_DESTINATIONS: `${adyen.baseUrl}/v69/payments`, PROCESSOR_ALLOW_PRIVATE_URLS: 'true' };
+    const env = {
+      ...PAYMENT_ENV,
+      FORWARD_HTTPS_ONLY: 'false',
+      FORWARD_EXTRA_DESTINATIONS: `${adyen.baseUrl}/v69/payments`,
+      PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+    };
     for (const [name, start] of profiles) started.set(name, start(env, 'vaultline-earlier-'));
     // A profile that fails to start fails its own tests; the rejection is handled there.
     for (const profile of started.values()) profile.catch(() => undefined);
@@ -69,10 +74,14 @@ describe('the earlier payment interface through the gateway', () => {
     const newCustomer = (name: string) => api.ok<{ id: string; name: string }>('POST', '/customers', { json: { name } });
     const read = (id: string) => api.ok<EarlierPayment>('GET', '/payments/{payment_id}', { params: { payment_id: id } });
     const settled = (id: string) =>
-      waitFor(async () => {
-        const payment = await read(id);
-        return payment.status === 'captured' || payment.status === 'failed' ? payment : null;
-      }, 30_000, 50);
+      waitFor(
+        async () => {
+          const payment = await read(id);
+          return payment.status === 'captured' || payment.status === 'failed' ? payment : null;
+        },
+        30_000,
+        50,
+      );
 
     /** The webhooks about one payment, each verified with the endpoint's secret, once `type` arrived. */
     async function webhooksOf(paymentId: string, type: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
@@ -94,8 +103,19 @@ describe('the earlier payment interface through the gateway', () => {
 
     it("when a consumer pays a first payment in Chromium, then a mandate exists; a merchant-initiated payment on it is captured without a session as recurring_payment, and the merchant's webhooks of both verify", async () => {
       const customer = await newCustomer('Ada Lovelace');
-      const first = await create({ amount: 1999, payment_method_types: ['card'], customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'contract-7' } });
-      expect(first).toMatchObject({ status: 'processing', use_case: 'first_payment', customer: { id: customer.id, name: 'Ada Lovelace' }, payment_method: null, action_requirement: { type: 'use_sdk' } });
+      const first = await create({
+        amount: 1999,
+        payment_method_types: ['card'],
+        customer_id: customer.id,
+        store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'contract-7' },
+      });
+      expect(first).toMatchObject({
+        status: 'processing',
+        use_case: 'first_payment',
+        customer: { id: customer.id, name: 'Ada Lovelace' },
+        payment_method: null,
+        action_requirement: { type: 'use_sdk' },
+      });
 
       const page = await payOnHostedPage(browser, profile.baseUrl, first.action_requirement!.session_id, SIMULATOR_CARDS.approved);
       await outcomeShown(page, 'Payment successful');
@@ -106,7 +126,12 @@ describe('the earlier payment interface through the gateway', () => {
         use_case: 'first_payment',
         payment_method: {
           type: 'npr_mandate',
-          npr_mandate: { card: { masked_number: '424242******4242', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' }, customer_id: customer.id, reference: 'contract-7', type: 'recurring_payments' },
+          npr_mandate: {
+            card: { masked_number: '424242******4242', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' },
+            customer_id: customer.id,
+            reference: 'contract-7',
+            type: 'recurring_payments',
+          },
         },
       });
       const mandateId = paid.payment_method!.id!;
@@ -114,15 +139,31 @@ describe('the earlier payment interface through the gateway', () => {
       expect(await api.ok('GET', '/payment-methods/{payment_method_id}', { params: { payment_method_id: mandateId } })).toEqual(paid.payment_method);
 
       const charge = await create({ amount: 1500, payment_method_id: mandateId });
-      expect(charge).toMatchObject({ status: 'processing', use_case: 'recurring_payment', customer: { id: customer.id }, payment_method: { id: mandateId, type: 'npr_mandate' } });
+      expect(charge).toMatchObject({
+        status: 'processing',
+        use_case: 'recurring_payment',
+        customer: { id: customer.id },
+        payment_method: { id: mandateId, type: 'npr_mandate' },
+      });
       expect(charge.action_requirement).toBeUndefined();
       expect(await settled(charge.id)).toMatchObject({ status: 'captured', use_case: 'recurring_payment' });
 
       const firstHooks = await webhooksOf(first.id, 'payment.captured');
-      expect(firstHooks.find((hook) => hook.type === 'payment.captured')!.data).toMatchObject({ use_case: 'first_payment', interface: 'earlier', customer_id: customer.id, payment_method_id: mandateId });
+      expect(firstHooks.find((hook) => hook.type === 'payment.captured')!.data).toMatchObject({
+        use_case: 'first_payment',
+        interface: 'earlier',
+        customer_id: customer.id,
+        payment_method_id: mandateId,
+      });
       const chargeHooks = await webhooksOf(charge.id, 'payment.captured');
       expect(chargeHooks.map((hook) => hook.type)).toEqual(expect.arrayContaining(['payment.processing', 'payment.captured']));
-      expect(chargeHooks.find((hook) => hook.type === 'payment.captured')!.data).toMatchObject({ status: 'captured', use_case: 'recurring_payment', customer_id: customer.id, payment_method_id: mandateId, amount: { requested: 1500, captured: 1500 } });
+      expect(chargeHooks.find((hook) => hook.type === 'payment.captured')!.data).toMatchObject({
+        status: 'captured',
+        use_case: 'recurring_payment',
+        customer_id: customer.id,
+        payment_method_id: mandateId,
+        amount: { requested: 1500, captured: 1500 },
+      });
     }, 120_000);
 
     it('when the consumer confirms a stored card in Chromium (COF payment), then the page shows the card masked, the payment is captured as cof_payment and its card is the stored one', async () => {
@@ -147,14 +188,22 @@ describe('the earlier payment interface through the gateway', () => {
     }, 120_000);
 
     it('when an unscheduled mandate is charged on a flow of a simulator account without explicit unscheduled support, then it is charged as recurring: recurring_payment in the answer, the transactions and the webhooks', async () => {
-      const account = await profile.merchant.call('POST', '/processor-accounts', { json: { processor: 'simulator', name: 'recurring only', settings: { explicit_unscheduled: false } } });
+      const account = await profile.merchant.call('POST', '/processor-accounts', {
+        json: { processor: 'simulator', name: 'recurring only', settings: { explicit_unscheduled: false } },
+      });
       expect(account.status).toBe(201);
       const accountId = account.json<{ id: string }>().id;
       const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: accountId }));
       expect((await profile.merchant.call('POST', '/flows', { json: { name: 'e2e-recurring-only', capture_mode: 'automatic', steps } })).status).toBe(201);
       const customer = await newCustomer('Grace Hopper');
       const mandateId = await mandateOf(customer.id, 'unscheduled_payments');
-      expect((await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [{ name: 'mit', when: { use_case: ['SUBSEQUENT_UNSCHEDULED'] }, flow: 'e2e-recurring-only' }] } })).status).toBe(200);
+      expect(
+        (
+          await profile.merchant.call('PUT', '/flow-matrix', {
+            json: { rules: [{ name: 'mit', when: { use_case: ['SUBSEQUENT_UNSCHEDULED'] }, flow: 'e2e-recurring-only' }] },
+          })
+        ).status,
+      ).toBe(200);
 
       const charge = await create({ amount: 500, payment_method_id: mandateId });
       expect(charge).toMatchObject({ use_case: 'recurring_payment', payment_method: { npr_mandate: { type: 'unscheduled_payments' } } });
@@ -168,11 +217,13 @@ describe('the earlier payment interface through the gateway', () => {
       await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
     }, 120_000);
 
-    it('when a COF payment is routed to Adyen, then the hosted page asks for the stored card\'s security code in Chromium, and Adyen receives the stored card with that code through the forwarder, flagged ContAuth with CardOnFile', async () => {
+    it("when a COF payment is routed to Adyen, then the hosted page asks for the stored card's security code in Chromium, and Adyen receives the stored card with that code through the forwarder, flagged ContAuth with CardOnFile", async () => {
       const stored = await create({ amount: 999, store_payment_method_for: { use_case: 'cof_payments' } });
       await submitCard(profile.baseUrl, stored.action_requirement!.session_id, ADYEN_TEST_CARDS.approved);
       const card = (await settled(stored.id)).payment_method!;
-      const account = await profile.merchant.call('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'adyen', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+      const account = await profile.merchant.call('POST', '/processor-accounts', {
+        json: { processor: 'adyen', name: 'adyen', credentials: ADYEN, settings: { base_url: adyen.baseUrl } },
+      });
       const accountId = account.json<{ id: string }>().id;
       // Adyen notifies the account's endpoint (its CAPTURE confirms the automatic capture), through the gateway.
       adyen.webhookUrl = `${profile.baseUrl}/processor-notifications/adyen/${accountId}`;
@@ -193,7 +244,12 @@ describe('the earlier payment interface through the gateway', () => {
       expect(await settled(cof.id)).toMatchObject({ status: 'captured', use_case: 'cof_payment', payment_method: card });
       const sent = adyen.payments.find((payment) => payment.body.reference === cof.id)!;
       // A returning shopper paying with details stored earlier: ContAuth + CardOnFile, per Adyen's tokenization rules.
-      expect(sent.body).toMatchObject({ amount: { value: 700, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: '737' }, shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' });
+      expect(sent.body).toMatchObject({
+        amount: { value: 700, currency: 'EUR' },
+        paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: '737' },
+        shopperInteraction: 'ContAuth',
+        recurringProcessingModel: 'CardOnFile',
+      });
       await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
     }, 120_000);
   });

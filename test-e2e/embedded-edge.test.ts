@@ -64,7 +64,11 @@ describe('embedded profile: the merchant edge', () => {
       body: JSON.stringify({ amount: 1000, currency_code: 'EUR', source: { type: 'vaultline' } }),
     });
     expect(response.status).toBe(415);
-    expect(await response.json()).toMatchObject({ code: 'unsupported_media_type', field: 'Content-Type', type: `${publicBaseUrl()}/docs/errors#unsupported_media_type` });
+    expect(await response.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      field: 'Content-Type',
+      type: `${publicBaseUrl()}/docs/errors#unsupported_media_type`,
+    });
   });
 
   it('when a capture comes with no body at all, then it reaches the orchestrator (the body is optional) and is answered for the payment', async () => {

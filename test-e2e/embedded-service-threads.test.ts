@@ -130,9 +130,12 @@ describe('embedded profile: services on threads of their own', () => {
     }
   });
 
-  it.each([['gateway'], ['forwarder'], ['importer,unknown']])('when EMBEDDED_SERVICE_THREADS names %s, then the configuration is refused with the services that can run on a thread', (value) => {
-    expect(() => loadThreadedServices({ EMBEDDED_SERVICE_THREADS: value })).toThrow(/vault, importer, notifier, payment-orchestrator or none/);
-  });
+  it.each([['gateway'], ['forwarder'], ['importer,unknown']])(
+    'when EMBEDDED_SERVICE_THREADS names %s, then the configuration is refused with the services that can run on a thread',
+    (value) => {
+      expect(() => loadThreadedServices({ EMBEDDED_SERVICE_THREADS: value })).toThrow(/vault, importer, notifier, payment-orchestrator or none/);
+    },
+  );
 
   it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones; unset, the importer and the notifier have threads of their own', () => {
     expect(loadThreadedServices({})).toEqual(['importer', 'notifier']);

@@ -141,7 +141,10 @@ describe('the example shop against the embedded service (Chromium)', () => {
 
   it('when the merchant captures large orders by hand and cancels an authorized one, then the order goes authorized, then canceled, and nothing is captured', async () => {
     await vaultline.put('/flow-matrix', {
-      body: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-large-orders', when: { amount_gte: 3750 }, flow: 'simulator_manual_capture' }] },
+      body: {
+        default_flow: 'simulator_auto_capture',
+        rules: [{ name: 'manual-for-large-orders', when: { amount_gte: 3750 }, flow: 'simulator_manual_capture' }],
+      },
     });
     const page = await order('3');
     await payInFrame(page, '37.50');
@@ -151,26 +154,46 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.getByRole('button', { name: 'Cancel order' }).click();
     await statusBecomes(page, 'Canceled');
     const paymentId = await paymentIdOn(page);
-    expect(await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).toMatchObject({ status: 'canceled', amount: { authorized: 3750 } });
+    expect(await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).toMatchObject({
+      status: 'canceled',
+      amount: { authorized: 3750 },
+    });
     await page.close();
   }, 90_000);
 
   it('when a delivery is not signed with the endpoint secret, then the shop refuses it with 400 and changes no order', async () => {
     const forged = await fetch(`${shop.url}/webhooks/vaultline`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2Vk' },
-      body: JSON.stringify({ id: 'evt_forged', object: 'event', type: 'payment.captured', livemode: false, created_at: new Date().toISOString(), data: { payment_id: 'x' } }),
+      headers: {
+        'Content-Type': 'application/json',
+        'webhook-id': 'msg_forged',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,Zm9yZ2Vk',
+      },
+      body: JSON.stringify({
+        id: 'evt_forged',
+        object: 'event',
+        type: 'payment.captured',
+        livemode: false,
+        created_at: new Date().toISOString(),
+        data: { payment_id: 'x' },
+      }),
     });
     expect(forged.status).toBe(400);
   });
 
   it('when the deliveries are listed, then every one the shop received was answered 2xx', async () => {
     const [endpoint] = await webhookEndpoints();
-    const deliveries = await waitFor(async () => {
-      const listed = [];
-      for await (const delivery of vaultline.list('/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpoint!.id } } })) listed.push(delivery);
-      return listed.length > 0 && listed.every((delivery) => delivery.status === 'succeeded') ? listed : null;
-    }, 15_000, 200);
+    const deliveries = await waitFor(
+      async () => {
+        const listed = [];
+        for await (const delivery of vaultline.list('/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpoint!.id } } }))
+          listed.push(delivery);
+        return listed.length > 0 && listed.every((delivery) => delivery.status === 'succeeded') ? listed : null;
+      },
+      15_000,
+      200,
+    );
     expect(deliveries.length).toBeGreaterThan(0);
   });
 });

@@ -67,7 +67,12 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
       currency: 'GBP',
       reference: 'order-1002',
     });
-    expect(answer.json()).toMatchObject({ status: 'Authorized', approved: true, reference: 'order-1002', source: { last4: '5556', expiry_month: 3, expiry_year: 2031 } });
+    expect(answer.json()).toMatchObject({
+      status: 'Authorized',
+      approved: true,
+      reference: 'order-1002',
+      source: { last4: '5556', expiry_month: 3, expiry_year: 2031 },
+    });
     expect(answer.json<{ id: string }>().id).toMatch(/^pay_/);
   });
 
@@ -97,7 +102,8 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
     expect(received.length).toBeGreaterThanOrEqual(3);
     for (const request of received) {
       const names = Object.keys(request.headers);
-      for (const ours of ['x-service-token', 'x-destination-url', 'x-forward-authorization', 'x-request-id', 'x-forwarded-for', 'traceparent']) expect(names).not.toContain(ours);
+      for (const ours of ['x-service-token', 'x-destination-url', 'x-forward-authorization', 'x-request-id', 'x-forwarded-for', 'traceparent'])
+        expect(names).not.toContain(ours);
       expect(names.filter((name) => /^x-api-key-/.test(name))).toEqual([]);
       const values = Object.values(request.headers).flat().join('\n');
       expect(values).not.toContain(MERCHANT_API_KEY);
@@ -175,11 +181,20 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
     expect(JSON.parse(lastRequest(standIns.adyen.received).body)).toMatchObject({ paymentMethod: { number: visa.number, cvc: visa.cvc } });
     expect(served).toContain('/forward'); // the merchant's request, at the gateway: the observation works
     expect(served.filter((url) => url.startsWith('/internal/'))).toEqual([]);
-    const audit = await fetch(`${running.system.baseUrl}/admin/vault/detokenize-audit?token_id=${token.id}`, { headers: { 'X-Admin-Key': running.system.adminApiKey } });
+    const audit = await fetch(`${running.system.baseUrl}/admin/vault/detokenize-audit?token_id=${token.id}`, {
+      headers: { 'X-Admin-Key': running.system.adminApiKey },
+    });
     expect(audit.status).toBe(200);
     const entries = ((await audit.json()) as { data: Array<{ request_id: string }> }).data;
     expect(entries).toEqual([
-      expect.objectContaining({ token_id: token.id, caller: 'forwarder', purpose: 'forward', outcome: 'granted', security_code_status: 'available', client_request_id: answer.headers.get('x-request-id') }),
+      expect.objectContaining({
+        token_id: token.id,
+        caller: 'forwarder',
+        purpose: 'forward',
+        outcome: 'granted',
+        security_code_status: 'available',
+        client_request_id: answer.headers.get('x-request-id'),
+      }),
     ]);
     expect(entries[0]!.request_id).not.toBe(answer.headers.get('x-request-id'));
   });

@@ -39,7 +39,17 @@ interface FuzzRequest {
 }
 
 const document = buildOpenApiDocument() as unknown as OpenApiLike & {
-  paths: Record<string, Record<string, { security?: Array<Record<string, unknown>>; requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: Array<{ name?: string; in?: string; $ref?: string }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: Array<Record<string, unknown>>;
+        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
+      }
+    >
+  >;
 };
 
 function merchantOperations(): Operation[] {
@@ -50,7 +60,9 @@ function merchantOperations(): Operation[] {
       const isAdmin = security.some((scheme) => 'AdminKey' in scheme);
       if (isAdmin) continue;
       const content = operation.requestBody?.content ?? {};
-      const query = (operation.parameters ?? []).flatMap((p) => (p.in === 'query' && p.name ? [p.name] : p.$ref?.includes('Limit') ? ['limit'] : p.$ref?.includes('StartingAfter') ? ['starting_after'] : []));
+      const query = (operation.parameters ?? []).flatMap((p) =>
+        p.in === 'query' && p.name ? [p.name] : p.$ref?.includes('Limit') ? ['limit'] : p.$ref?.includes('StartingAfter') ? ['starting_after'] : [],
+      );
       operations.push({
         method: method.toUpperCase(),
         template,
@@ -68,7 +80,20 @@ function merchantOperations(): Operation[] {
 const hugeNumber = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, 0.1 + 0.2, -0, 1e23);
 const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 80 }),
-  fc.constantFrom('', ' ', '\u0000', '\u202e\u0041', '𝕍𝔸𝕌𝕃𝕋', '../../etc/passwd', '%00', '<script>alert(1)</script>', "' OR 1=1 --", '{"$gt":""}', '\ud800', 'x'.repeat(10_000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\u202e\u0041',
+    '𝕍𝔸𝕌𝕃𝕋',
+    '../../etc/passwd',
+    '%00',
+    '<script>alert(1)</script>',
+    "' OR 1=1 --",
+    '{"$gt":""}',
+    '\ud800',
+    'x'.repeat(10_000),
+  ),
 );
 const nested = fc.integer({ min: 50, max: 400 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown);
 const wrongValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hugeNumber, hostileString, nested, fc.constant(null), fc.constant({ $where: 'sleep(1000)' }));
@@ -88,7 +113,9 @@ function pathOf(template: string, ids: string[]): fc.Arbitrary<string> {
 function queryOf(operation: Operation): fc.Arbitrary<string> {
   if (operation.query.length === 0) return fc.constant('');
   const value = fc.oneof(fc.integer({ min: -5, max: 1000 }).map(String), hugeNumber.map(String), hostileString.map(percentEncoded), brokenEncodings, fc.uuid());
-  return fc.array(fc.tuple(fc.constantFrom(...operation.query, 'unknown_param', 'limit[]'), value), { maxLength: 3 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
+  return fc
+    .array(fc.tuple(fc.constantFrom(...operation.query, 'unknown_param', 'limit[]'), value), { maxLength: 3 })
+    .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
 }
 
 /** Broken versions of a well-formed body: each draws from the schema's own fields. */
@@ -98,7 +125,9 @@ function bodyVariants(schema: JsonSchema): fc.Arbitrary<{ kind: string; body: un
   const asObject = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
   const variants: Array<fc.Arbitrary<{ kind: string; body: unknown }>> = [
     valid.map((body) => ({ kind: 'valid by schema', body })),
-    fc.tuple(valid, fc.string({ minLength: 1, maxLength: 20 }), wrongValue).map(([body, key, value]) => ({ kind: 'extra field', body: { ...asObject(body), [key]: value } })),
+    fc
+      .tuple(valid, fc.string({ minLength: 1, maxLength: 20 }), wrongValue)
+      .map(([body, key, value]) => ({ kind: 'extra field', body: { ...asObject(body), [key]: value } })),
     fc.jsonValue({ maxDepth: 4 }).map((body) => ({ kind: 'any JSON', body })),
   ];
   if (required.length > 0) {
@@ -110,8 +139,16 @@ function bodyVariants(schema: JsonSchema): fc.Arbitrary<{ kind: string; body: un
     );
   }
   if (properties.length > 0) {
-    variants.push(fc.tuple(valid, fc.constantFrom(...properties), wrongValue).map(([body, field, value]) => ({ kind: `wrong type of ${field}`, body: { ...asObject(body), [field]: value } })));
-    variants.push(fc.tuple(valid, fc.constantFrom(...properties), hugeNumber).map(([body, field, value]) => ({ kind: `huge number in ${field}`, body: { ...asObject(body), [field]: value } })));
+    variants.push(
+      fc
+        .tuple(valid, fc.constantFrom(...properties), wrongValue)
+        .map(([body, field, value]) => ({ kind: `wrong type of ${field}`, body: { ...asObject(body), [field]: value } })),
+    );
+    variants.push(
+      fc
+        .tuple(valid, fc.constantFrom(...properties), hugeNumber)
+        .map(([body, field, value]) => ({ kind: `huge number in ${field}`, body: { ...asObject(body), [field]: value } })),
+    );
   }
   return fc.oneof(...variants);
 }
@@ -127,19 +164,64 @@ function requestsOf(operation: Operation, ids: string[], forwardHeaders: fc.Arbi
     operation.template === '/forward' ? forwardHeaders : fc.constant({}),
   );
   type Body = { kind: string; headers: Record<string, string>; body: string | Uint8Array | undefined };
-  const json = (kind: string, body: unknown, contentType = 'application/json'): Body => ({ kind, headers: { 'Content-Type': contentType }, body: JSON.stringify(body) ?? 'null' });
+  const json = (kind: string, body: unknown, contentType = 'application/json'): Body => ({
+    kind,
+    headers: { 'Content-Type': contentType },
+    body: JSON.stringify(body) ?? 'null',
+  });
   const schema = operation.bodySchema ?? { type: 'object' };
   const bodies: fc.Arbitrary<Body> = fc.oneof(
     { weight: 6, arbitrary: bodyVariants(schema).map(({ kind, body }) => json(kind, body)) },
-    { weight: 1, arbitrary: fc.tuple(arbitraryOf(schema, document), fc.nat()).map(([body, cut]): Body => {
-      const text = JSON.stringify(body) ?? '{}';
-      return { kind: 'malformed JSON', headers: { 'Content-Type': 'application/json' }, body: text.slice(0, cut % Math.max(1, text.length)) + (cut % 2 ? '\u0000}' : '') };
-    }) },
-    { weight: 1, arbitrary: arbitraryOf(schema, document).map((body): Body => ({ kind: 'gzip body', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: new Uint8Array(gzipSync(JSON.stringify(body) ?? '{}')) })) },
-    { weight: 1, arbitrary: fc.tuple(arbitraryOf(schema, document), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'application/jsonx', ';;;')).map(([body, type]) => json(`content type ${type}`, body, type)) },
-    { weight: 1, arbitrary: fc.constantFrom<Body>({ kind: 'no body', headers: {}, body: undefined }, { kind: 'empty JSON body', headers: { 'Content-Type': 'application/json' }, body: '' }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(arbitraryOf(schema, document), fc.nat()).map(([body, cut]): Body => {
+        const text = JSON.stringify(body) ?? '{}';
+        return {
+          kind: 'malformed JSON',
+          headers: { 'Content-Type': 'application/json' },
+          body: text.slice(0, cut % Math.max(1, text.length)) + (cut % 2 ? '\u0000}' : ''),
+        };
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: arbitraryOf(schema, document).map((body): Body => ({
+        kind: 'gzip body',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        body: new Uint8Array(gzipSync(JSON.stringify(body) ?? '{}')),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          arbitraryOf(schema, document),
+          fc.constantFrom(
+            'text/plain',
+            'application/xml',
+            'multipart/form-data; boundary=x',
+            'application/json; charset=utf-16',
+            'application/x-www-form-urlencoded',
+            'application/jsonx',
+            ';;;',
+          ),
+        )
+        .map(([body, type]) => json(`content type ${type}`, body, type)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Body>(
+        { kind: 'no body', headers: {}, body: undefined },
+        { kind: 'empty JSON body', headers: { 'Content-Type': 'application/json' }, body: '' },
+      ),
+    },
   );
-  return fc.tuple(path, bodies, extraHeaders).map(([p, b, h]) => ({ kind: b.kind, path: p, headers: { ...b.headers, ...h }, ...(b.body !== undefined && operation.method !== 'GET' ? { body: b.body } : {}) }));
+  return fc.tuple(path, bodies, extraHeaders).map(([p, b, h]) => ({
+    kind: b.kind,
+    path: p,
+    headers: { ...b.headers, ...h },
+    ...(b.body !== undefined && operation.method !== 'GET' ? { body: b.body } : {}),
+  }));
 }
 
 describe('fuzz of every merchant route through the embedded gateway', () => {
@@ -150,7 +232,10 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
   beforeAll(async () => {
     standIns = await startDestinationStandIns();
     // The fuzz sends thousands of requests with one key: the rate limit is raised so every one reaches its route.
-    running = await startSystem({ ...standIns.forwarderEnv, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, 'vaultline-fuzz-');
+    running = await startSystem(
+      { ...standIns.forwarderEnv, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' },
+      'vaultline-fuzz-',
+    );
   });
   afterAll(async () => {
     await running?.stop();
@@ -158,16 +243,32 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
   });
 
   it('finds the merchant routes in the OpenAPI document', () => {
-    expect(operations.map((o) => `${o.method} ${o.template}`)).toEqual(expect.arrayContaining(['POST /tokens', 'GET /tokens/{token_id}', 'POST /forward', 'POST /webhook-endpoints', 'POST /tokens/imports', 'GET /events', 'POST /sessions/{session_id}/card']));
+    expect(operations.map((o) => `${o.method} ${o.template}`)).toEqual(
+      expect.arrayContaining([
+        'POST /tokens',
+        'GET /tokens/{token_id}',
+        'POST /forward',
+        'POST /webhook-endpoints',
+        'POST /tokens/imports',
+        'GET /events',
+        'POST /sessions/{session_id}/card',
+      ]),
+    );
   });
 
   it('when every route gets hundreds of generated and broken requests, then none answers 5xx or shows a stack trace, and the system still serves', async () => {
     const api = running.merchant;
     const token = await api.createToken({ number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' });
-    const endpoint = (await api.call('POST', '/webhook-endpoints', { json: { url: 'https://hooks.example.com/vaultline', events: ['token.created'] } })).json<{ id: string }>();
+    const endpoint = (await api.call('POST', '/webhook-endpoints', { json: { url: 'https://hooks.example.com/vaultline', events: ['token.created'] } })).json<{
+      id: string;
+    }>();
     const ids = [token.id, endpoint.id];
     const forwardHeaders = fc.record({
-      'X-SERVICE-TOKEN': fc.oneof(fc.constant(token.id), fc.uuid(), fc.string({ maxLength: 40 }).filter((s) => /^[\x20-\x7e]*$/.test(s))),
+      'X-SERVICE-TOKEN': fc.oneof(
+        fc.constant(token.id),
+        fc.uuid(),
+        fc.string({ maxLength: 40 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+      ),
       'X-DESTINATION-URL': fc.oneof(fc.constant(standIns.adyen.url), fc.constant('http://169.254.169.254/latest/meta-data'), fc.webUrl()),
     });
 
@@ -183,7 +284,11 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
         while (next < requests.length) {
           const request = requests[next++]!;
           const headers = { ...request.headers, ...(operation.public ? {} : { 'X-API-Key': api.apiKey }) };
-          const response = await fetch(`${running.system.baseUrl}${request.path}`, { method: operation.method, headers, ...(request.body !== undefined ? { body: request.body } : {}) });
+          const response = await fetch(`${running.system.baseUrl}${request.path}`, {
+            method: operation.method,
+            headers,
+            ...(request.body !== undefined ? { body: request.body } : {}),
+          });
           const text = await response.text();
           tried++;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
@@ -191,14 +296,22 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
           if (response.status >= 500) serverErrors.push(what);
           else if (STACK_TRACE.test(text)) badAnswers.push(`stack trace: ${what}`);
           // A forwarded request answers with the destination's own status and body (X-Vaultline-Added-Ms marks it).
-          else if (response.status >= 400 && !response.headers.has('x-vaultline-added-ms') && !isProblem(response, text)) badAnswers.push(`not problem+json: ${what}`);
+          else if (response.status >= 400 && !response.headers.has('x-vaultline-added-ms') && !isProblem(response, text))
+            badAnswers.push(`not problem+json: ${what}`);
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      perRoute.push(`  ${operation.method} ${operation.template}: ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+      perRoute.push(
+        `  ${operation.method} ${operation.template}: ${[...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}`,
+      );
     }
 
-    console.log(`fuzz (seed ${SEED}, replay with FUZZ_SEED=${SEED}): ${tried} requests over ${operations.length} routes, ${serverErrors.length} 5xx, ${badAnswers.length} other bad answers\n${perRoute.join('\n')}`);
+    console.log(
+      `fuzz (seed ${SEED}, replay with FUZZ_SEED=${SEED}): ${tried} requests over ${operations.length} routes, ${serverErrors.length} 5xx, ${badAnswers.length} other bad answers\n${perRoute.join('\n')}`,
+    );
     expect(badAnswers.slice(0, 10)).toEqual([]);
     expect(serverErrors.slice(0, 10)).toEqual([]);
     expect(badAnswers.slice(0, 10)).toEqual([]);

@@ -6,7 +6,19 @@ import { SECRET_FILES, SECRETS_DIR, secretFileEnv, secretVariablesOf } from '../
 import { SECRET_VARIABLES } from '../libs/runtime/src/secret-files';
 import { kafkaNamingOf, loadRuntimeConfig } from '../libs/runtime/src/runtime-config';
 import { productionGaps } from '../libs/runtime/src/production-security';
-import { CHART, helm, helmUnavailable, RELEASE, renderChart, renderError, ROOT, selects, validateStrictly, type LabelSelector, type Manifest } from './support/helm-chart';
+import {
+  CHART,
+  helm,
+  helmUnavailable,
+  RELEASE,
+  renderChart,
+  renderError,
+  ROOT,
+  selects,
+  validateStrictly,
+  type LabelSelector,
+  type Manifest,
+} from './support/helm-chart';
 
 /**
  * deploy/helm/vaultline as `helm template` renders it with the chart's defaults (ServiceMonitor and
@@ -73,7 +85,8 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
   };
   const podLabelsOf = (name: ServiceName) => named('Deployment', name).spec.template.metadata.labels;
   const selectedServices = (selector: LabelSelector) => SERVICE_NAMES.filter((name) => selects(selector, podLabelsOf(name))).sort();
-  const migrateJobOf = (name: ServiceName, manifests = all) => ofKind('Job', manifests).find((job) => job.metadata.labels?.['app.kubernetes.io/name'] === `${name}-migrate`)!;
+  const migrateJobOf = (name: ServiceName, manifests = all) =>
+    ofKind('Job', manifests).find((job) => job.metadata.labels?.['app.kubernetes.io/name'] === `${name}-migrate`)!;
 
   it('when helm lint checks the chart strictly, then it passes', () => {
     const { status, output } = helm('lint', CHART, '--strict', '--kube-version', '1.34.0');
@@ -87,7 +100,19 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     expect(results).toHaveLength(all.length);
     expect(results.filter((result) => result.errors.length > 0)).toEqual([]);
     expect([...new Set(all.map((manifest) => manifest.kind))].sort()).toEqual(
-      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'Ingress', 'Job', 'NetworkPolicy', 'PodDisruptionBudget', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor'].sort(),
+      [
+        'ConfigMap',
+        'Deployment',
+        'HorizontalPodAutoscaler',
+        'Ingress',
+        'Job',
+        'NetworkPolicy',
+        'PodDisruptionBudget',
+        'PrometheusRule',
+        'Service',
+        'ServiceAccount',
+        'ServiceMonitor',
+      ].sort(),
     );
   });
 
@@ -113,13 +138,25 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
 
   it('when the services are listed, then each has a ConfigMap, a ServiceAccount, a Deployment, a Service, an autoscaler, a disruption budget, its network policies and a migrate hook', () => {
     for (const name of SERVICE_NAMES) {
-      const mine = all.filter((manifest) => manifest.metadata.labels?.['app.kubernetes.io/name'] === name).map((manifest) => `${manifest.kind}/${manifest.metadata.name}`);
+      const mine = all
+        .filter((manifest) => manifest.metadata.labels?.['app.kubernetes.io/name'] === name)
+        .map((manifest) => `${manifest.kind}/${manifest.metadata.name}`);
       // The merchant edge: the gateway alone is published.
       const edge = name === 'gateway' ? ['Ingress/gateway'] : [];
 
       expect({ name, mine: mine.sort() }).toEqual({
         name,
-        mine: [`ConfigMap/${name}-config`, `ServiceAccount/${name}`, `Deployment/${name}`, `Service/${name}`, `HorizontalPodAutoscaler/${name}`, `PodDisruptionBudget/${name}`, `NetworkPolicy/${name}-ingress`, `NetworkPolicy/${name}-egress`, ...edge].sort(),
+        mine: [
+          `ConfigMap/${name}-config`,
+          `ServiceAccount/${name}`,
+          `Deployment/${name}`,
+          `Service/${name}`,
+          `HorizontalPodAutoscaler/${name}`,
+          `PodDisruptionBudget/${name}`,
+          `NetworkPolicy/${name}-ingress`,
+          `NetworkPolicy/${name}-egress`,
+          ...edge,
+        ].sort(),
       });
       expect(migrateJobOf(name).metadata.name).toBe(`${RELEASE}-${name}-migrate-1`);
     }
@@ -132,11 +169,32 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
       const container = pod.containers[0]!;
 
       expect(selects(spec.selector, spec.template.metadata.labels)).toBe(true);
-      expect({ name, liveness: container.livenessProbe.httpGet, readiness: container.readinessProbe.httpGet }).toEqual({ name, liveness: { path: '/health', port: 'metrics' }, readiness: { path: '/ready', port: 'metrics' } });
+      expect({ name, liveness: container.livenessProbe.httpGet, readiness: container.readinessProbe.httpGet }).toEqual({
+        name,
+        liveness: { path: '/health', port: 'metrics' },
+        readiness: { path: '/ready', port: 'metrics' },
+      });
       expect(container.ports.map((port) => port.name)).toContain('metrics');
-      for (const bound of ['requests', 'limits'] as const) expect({ name, bound, cpu: typeof container.resources[bound].cpu, memory: typeof container.resources[bound].memory }).toEqual({ name, bound, cpu: 'string', memory: 'string' });
-      expect({ name, nonRoot: pod.securityContext.runAsNonRoot, uid: pod.securityContext.runAsUser, escalation: container.securityContext.allowPrivilegeEscalation, readOnly: container.securityContext.readOnlyRootFilesystem }).toEqual({ name, nonRoot: true, uid: 1000, escalation: false, readOnly: true });
-      expect({ name, account: pod.serviceAccountName, token: pod.automountServiceAccountToken, accountToken: (named('ServiceAccount', name) as unknown as { automountServiceAccountToken: boolean }).automountServiceAccountToken }).toEqual({ name, account: name, token: false, accountToken: false });
+      for (const bound of ['requests', 'limits'] as const)
+        expect({ name, bound, cpu: typeof container.resources[bound].cpu, memory: typeof container.resources[bound].memory }).toEqual({
+          name,
+          bound,
+          cpu: 'string',
+          memory: 'string',
+        });
+      expect({
+        name,
+        nonRoot: pod.securityContext.runAsNonRoot,
+        uid: pod.securityContext.runAsUser,
+        escalation: container.securityContext.allowPrivilegeEscalation,
+        readOnly: container.securityContext.readOnlyRootFilesystem,
+      }).toEqual({ name, nonRoot: true, uid: 1000, escalation: false, readOnly: true });
+      expect({
+        name,
+        account: pod.serviceAccountName,
+        token: pod.automountServiceAccountToken,
+        accountToken: (named('ServiceAccount', name) as unknown as { automountServiceAccountToken: boolean }).automountServiceAccountToken,
+      }).toEqual({ name, account: name, token: false, accountToken: false });
     }
   });
 
@@ -144,8 +202,12 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     for (const name of SERVICE_NAMES) {
       const constraints = named('Deployment', name).spec.template.spec.topologySpreadConstraints ?? [];
 
-      expect({ name, keys: constraints.map((constraint) => constraint.topologyKey) }).toEqual({ name, keys: ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'] });
-      for (const constraint of constraints) expect({ name, spreads: selectedServices(constraint.labelSelector), skew: constraint.maxSkew }).toEqual({ name, spreads: [name], skew: 1 });
+      expect({ name, keys: constraints.map((constraint) => constraint.topologyKey) }).toEqual({
+        name,
+        keys: ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'],
+      });
+      for (const constraint of constraints)
+        expect({ name, spreads: selectedServices(constraint.labelSelector), skew: constraint.maxSkew }).toEqual({ name, spreads: [name], skew: 1 });
     }
   });
 
@@ -153,8 +215,14 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     for (const name of SERVICE_NAMES) {
       expect({ name, service: selectedServices({ matchLabels: named('Service', name).spec.selector }) }).toEqual({ name, service: [name] });
       expect({ name, budget: selectedServices(named('PodDisruptionBudget', name).spec.selector) }).toEqual({ name, budget: [name] });
-      expect({ name, target: named('HorizontalPodAutoscaler', name).spec.scaleTargetRef }).toEqual({ name, target: { apiVersion: 'apps/v1', kind: 'Deployment', name } });
-      expect({ name, servicePorts: named('Service', name).spec.ports.map((port) => port.targetPort) }).toEqual({ name, servicePorts: named('Deployment', name).spec.template.spec.containers[0]!.ports.map((port) => port.name) });
+      expect({ name, target: named('HorizontalPodAutoscaler', name).spec.scaleTargetRef }).toEqual({
+        name,
+        target: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+      });
+      expect({ name, servicePorts: named('Service', name).spec.ports.map((port) => port.targetPort) }).toEqual({
+        name,
+        servicePorts: named('Deployment', name).spec.template.spec.containers[0]!.ports.map((port) => port.name),
+      });
     }
   });
 
@@ -162,20 +230,37 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     for (const name of SERVICE_NAMES) {
       const pod = named('Deployment', name).spec.template.spec;
       const container = pod.containers[0]!;
-      const mountedSecrets = pod.volumes.flatMap((volume) => (volume.projected?.sources ?? []).map((source) => source.secret?.name)).filter(Boolean).sort();
-      const projectedPaths = pod.volumes.flatMap((volume) => (volume.projected?.sources ?? []).flatMap((source) => (source.secret?.items ?? []).map((item) => item.path))).sort();
+      const mountedSecrets = pod.volumes
+        .flatMap((volume) => (volume.projected?.sources ?? []).map((source) => source.secret?.name))
+        .filter(Boolean)
+        .sort();
+      const projectedPaths = pod.volumes
+        .flatMap((volume) => (volume.projected?.sources ?? []).flatMap((source) => (source.secret?.items ?? []).map((item) => item.path)))
+        .sort();
       const edge = name === 'gateway' ? ['gateway-edge-tls'] : [];
 
-      expect({ name, envFrom: container.envFrom, env: container.env }).toEqual({ name, envFrom: [{ configMapRef: { name: `${name}-config` } }], env: undefined });
-      expect({ name, mountedSecrets }).toEqual({ name, mountedSecrets: [`${name}-secrets`, `${name}-internal-jwt`, `${name}-internal-tls`, 'vaultline-internal-jwt-public-keys', ...edge].sort() });
-      expect({ name, projectedPaths }).toEqual({ name, projectedPaths: [...Object.values(SECRET_FILES), ...(edge.length ? ['edge/tls.crt', 'edge/tls.key'] : [])].sort() });
+      expect({ name, envFrom: container.envFrom, env: container.env }).toEqual({
+        name,
+        envFrom: [{ configMapRef: { name: `${name}-config` } }],
+        env: undefined,
+      });
+      expect({ name, mountedSecrets }).toEqual({
+        name,
+        mountedSecrets: [`${name}-secrets`, `${name}-internal-jwt`, `${name}-internal-tls`, 'vaultline-internal-jwt-public-keys', ...edge].sort(),
+      });
+      expect({ name, projectedPaths }).toEqual({
+        name,
+        projectedPaths: [...Object.values(SECRET_FILES), ...(edge.length ? ['edge/tls.crt', 'edge/tls.key'] : [])].sort(),
+      });
     }
   });
 
   it('when a ConfigMap is read, then it holds no secret (each only as *_FILE naming its mounted file), every internal URL is https://, and VAULTLINE_ENV is production', () => {
     for (const name of SERVICE_NAMES) {
       const data = named('ConfigMap', `${name}-config`).data!;
-      const inlineSecrets = Object.entries(data).filter(([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')));
+      const inlineSecrets = Object.entries(data).filter(
+        ([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')),
+      );
       const plainHttp = Object.entries(data).filter(([, value]) => /^http:\/\//.test(value));
 
       expect({ name, inlineSecrets, plainHttp }).toEqual({ name, inlineSecrets: [], plainHttp: [] });
@@ -194,12 +279,20 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     for (const name of SERVICE_NAMES) {
       const data = named('ConfigMap', `${name}-config`).data!;
       // The *_FILE variables as withSecretFiles reads them; the service's own keys play no part in the check.
-      const fileVariables = Object.keys(data).filter((variable) => variable.endsWith('_FILE') && (SECRET_VARIABLES as readonly string[]).includes(variable.slice(0, -5)));
-      const env: Record<string, string> = { ...Object.fromEntries(Object.entries(data).filter(([variable]) => !fileVariables.includes(variable))), ...secretsOf(name) };
+      const fileVariables = Object.keys(data).filter(
+        (variable) => variable.endsWith('_FILE') && (SECRET_VARIABLES as readonly string[]).includes(variable.slice(0, -5)),
+      );
+      const env: Record<string, string> = {
+        ...Object.fromEntries(Object.entries(data).filter(([variable]) => !fileVariables.includes(variable))),
+        ...secretsOf(name),
+      };
 
       expect({ name, gaps: productionGaps(name, 'service', loadRuntimeConfig(env), env) }).toEqual({ name, gaps: [] });
     }
-    expect(named('ConfigMap', 'gateway-config').data).toMatchObject({ TLS_CERT_FILE: `${SECRETS_DIR}/edge/tls.crt`, TLS_KEY_FILE: `${SECRETS_DIR}/edge/tls.key` });
+    expect(named('ConfigMap', 'gateway-config').data).toMatchObject({
+      TLS_CERT_FILE: `${SECRETS_DIR}/edge/tls.crt`,
+      TLS_KEY_FILE: `${SECRETS_DIR}/edge/tls.key`,
+    });
   });
 
   it('when a rollout stops a pod, then preStop sleeps SHUTDOWN_DELAY_SECONDS, the grace period covers preStop, the delay and the drain, and no Deployment sets replicas beside its autoscaler', () => {
@@ -221,10 +314,20 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
       const container = pod.containers[0]!;
       const account = all.find((manifest) => manifest.kind === 'ServiceAccount' && manifest.metadata.name === pod.serviceAccountName)!;
 
-      expect({ name, annotations: job.metadata.annotations }).toEqual({ name, annotations: { 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '0', 'helm.sh/hook-delete-policy': 'before-hook-creation' } });
-      expect({ name, args: container.args, image: container.image }).toEqual({ name, args: ['node', '--enable-source-maps', 'dist/main.js', 'migrate'], image: named('Deployment', name).spec.template.spec.containers[0]!.image });
+      expect({ name, annotations: job.metadata.annotations }).toEqual({
+        name,
+        annotations: { 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '0', 'helm.sh/hook-delete-policy': 'before-hook-creation' },
+      });
+      expect({ name, args: container.args, image: container.image }).toEqual({
+        name,
+        args: ['node', '--enable-source-maps', 'dist/main.js', 'migrate'],
+        image: named('Deployment', name).spec.template.spec.containers[0]!.image,
+      });
       // Its ServiceAccount is a hook of an earlier weight; no ConfigMap (created after the hook) is named.
-      expect({ name, account: account.metadata.annotations }).toEqual({ name, account: { 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '-10', 'helm.sh/hook-delete-policy': 'before-hook-creation' } });
+      expect({ name, account: account.metadata.annotations }).toEqual({
+        name,
+        account: { 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '-10', 'helm.sh/hook-delete-policy': 'before-hook-creation' },
+      });
       expect({ name, envFrom: container.envFrom }).toEqual({ name, envFrom: undefined });
     }
   });
@@ -232,7 +335,9 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
   it('when a migrate Job runs, then it mounts only the store URL from its own Secret and the CA (no key-encryption key, JWT key or other credential), and its variables pass the production check', () => {
     for (const name of SERVICE_NAMES) {
       const pod = migrateJobOf(name).spec.template.spec;
-      const items = pod.volumes.flatMap((volume) => (volume.projected?.sources ?? []).flatMap((source) => (source.secret?.items ?? []).map((item) => `${source.secret!.name}:${item.key}→${item.path}`)));
+      const items = pod.volumes.flatMap((volume) =>
+        (volume.projected?.sources ?? []).flatMap((source) => (source.secret?.items ?? []).map((item) => `${source.secret!.name}:${item.key}→${item.path}`)),
+      );
       const env = Object.fromEntries(pod.containers[0]!.env!.map((variable) => [variable.name, variable.value!]));
 
       expect({ name, items }).toEqual({ name, items: [`${name}-migrate-secrets:MONGO_URL→MONGO_URL`, `${name}-internal-tls:ca.crt→tls/ca.crt`] });
@@ -244,7 +349,9 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
   });
 
   it('when a pod starts, then it gets the variables its docker-compose.yml container gets (which the compose test proves complete)', () => {
-    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment: Record<string, unknown> }> };
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, { environment: Record<string, unknown> }>;
+    };
     for (const name of SERVICE_NAMES) {
       const inPod = Object.keys(named('ConfigMap', `${name}-config`).data!).sort();
       const inCompose = Object.keys(compose.services[name]!.environment);
@@ -259,7 +366,10 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     for (const name of SERVICE_NAMES) {
       const { KAFKA_SASL_MECHANISM: _mechanism, ...withoutSasl } = named('ConfigMap', `${name}-config`).data!;
 
-      expect({ name, kafka: kafkaNamingOf(loadRuntimeConfig(withoutSasl), name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: false } });
+      expect({ name, kafka: kafkaNamingOf(loadRuntimeConfig(withoutSasl), name) }).toEqual({
+        name,
+        kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: false },
+      });
     }
   });
 
@@ -277,12 +387,20 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
   it('when a service is disabled, then nothing of it is rendered: no workload, no policy naming it, no alert about it', () => {
     const manifests = variant;
     const text = JSON.stringify(manifests.filter((manifest) => manifest.kind !== 'ConfigMap'));
-    const rules = (ofKind('PrometheusRule', manifests)[0]!.spec as unknown as { groups: Array<{ rules: Array<{ alert: string; labels?: { service?: string } }> }> }).groups.flatMap((group) => group.rules);
+    const rules = (
+      ofKind('PrometheusRule', manifests)[0]!.spec as unknown as { groups: Array<{ rules: Array<{ alert: string; labels?: { service?: string } }> }> }
+    ).groups.flatMap((group) => group.rules);
 
     expect(manifests.filter((manifest) => manifest.metadata.labels?.['app.kubernetes.io/name']?.startsWith('importer'))).toEqual([]);
     expect(text).not.toContain('"app.kubernetes.io/name":"importer"');
     expect(rules.filter((rule) => rule.labels?.service === 'importer')).toEqual([]);
-    expect(rules.filter((rule) => rule.alert === 'VaultlineServiceAbsent').map((rule) => rule.labels?.service)).toEqual(['gateway', 'vault', 'forwarder', 'payment-orchestrator', 'notifier']);
+    expect(rules.filter((rule) => rule.alert === 'VaultlineServiceAbsent').map((rule) => rule.labels?.service)).toEqual([
+      'gateway',
+      'vault',
+      'forwarder',
+      'payment-orchestrator',
+      'notifier',
+    ]);
   });
 
   it('when a service values give an image digest, then that service runs its image by digest and the others by tag', () => {
@@ -309,29 +427,55 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
   });
 
   it('when the merchant edge is published, then the Ingress serves the public host over TLS to the gateway merchant port only, re-encrypting to its HTTPS', () => {
-    const ingress = ofKind('Ingress')[0]! as unknown as { metadata: { annotations: Record<string, string> }; spec: { tls: unknown; rules: Array<{ host: string; http: { paths: Array<{ backend: unknown }> } }> } };
+    const ingress = ofKind('Ingress')[0]! as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { tls: unknown; rules: Array<{ host: string; http: { paths: Array<{ backend: unknown }> } }> };
+    };
 
     expect(ingress.spec.tls).toEqual([{ hosts: ['payments.example.com'], secretName: 'payments-example-com-tls' }]);
-    expect(ingress.spec.rules.flatMap((rule) => rule.http.paths.map((path) => path.backend))).toEqual([{ service: { name: 'gateway', port: { name: 'http' } } }]);
+    expect(ingress.spec.rules.flatMap((rule) => rule.http.paths.map((path) => path.backend))).toEqual([
+      { service: { name: 'gateway', port: { name: 'http' } } },
+    ]);
     expect(ingress.metadata.annotations['nginx.ingress.kubernetes.io/backend-protocol']).toBe('HTTPS');
   });
 
   it('when a proxy terminates the edge TLS instead, then the gateway says so (EDGE_TLS_TERMINATED_BY_PROXY, TRUST_PROXY) and mounts no edge certificate; without a trusted proxy the render stops', () => {
     const manifests = renderChart({ edge: { tls: { mode: 'proxy' }, trustProxy: '10.0.0.0/8' } });
     const data = named('ConfigMap', 'gateway-config', manifests).data!;
-    const sources = named('Deployment', 'gateway', manifests).spec.template.spec.volumes.flatMap((volume) => (volume.projected?.sources ?? []).map((source) => source.secret?.name));
+    const sources = named('Deployment', 'gateway', manifests).spec.template.spec.volumes.flatMap((volume) =>
+      (volume.projected?.sources ?? []).map((source) => source.secret?.name),
+    );
 
-    expect({ proxy: data.EDGE_TLS_TERMINATED_BY_PROXY, trust: data.TRUST_PROXY, cert: data.TLS_CERT_FILE }).toEqual({ proxy: 'true', trust: '10.0.0.0/8', cert: undefined });
+    expect({ proxy: data.EDGE_TLS_TERMINATED_BY_PROXY, trust: data.TRUST_PROXY, cert: data.TLS_CERT_FILE }).toEqual({
+      proxy: 'true',
+      trust: '10.0.0.0/8',
+      cert: undefined,
+    });
     expect(sources).not.toContain('gateway-edge-tls');
     expect(renderError({ edge: { tls: { mode: 'proxy' }, trustProxy: '' } })).toContain('edge.tls.mode proxy needs edge.trustProxy');
   });
 
   it('when Prometheus discovers the services, then one ServiceMonitor scrapes every Service of the release on its metrics port, labelling targets with their service, keeping the services own labels', () => {
-    const monitor = ofKind('ServiceMonitor')[0]! as unknown as { spec: { selector: LabelSelector; endpoints: Array<{ port: string; honorLabels: boolean; relabelings: Array<{ sourceLabels: string[]; targetLabel: string }> }> } };
-    const servicesSelected = ofKind('Service').filter((service) => selects(monitor.spec.selector, service.metadata.labels!)).map((service) => service.metadata.name).sort();
+    const monitor = ofKind('ServiceMonitor')[0]! as unknown as {
+      spec: {
+        selector: LabelSelector;
+        endpoints: Array<{ port: string; honorLabels: boolean; relabelings: Array<{ sourceLabels: string[]; targetLabel: string }> }>;
+      };
+    };
+    const servicesSelected = ofKind('Service')
+      .filter((service) => selects(monitor.spec.selector, service.metadata.labels!))
+      .map((service) => service.metadata.name)
+      .sort();
 
     expect(servicesSelected).toEqual([...SERVICE_NAMES].sort());
-    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics', honorLabels: true, relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_label_app_kubernetes_io_name'], targetLabel: 'service', action: 'replace' }] })]);
+    expect(monitor.spec.endpoints).toEqual([
+      expect.objectContaining({
+        port: 'metrics',
+        path: '/metrics',
+        honorLabels: true,
+        relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_label_app_kubernetes_io_name'], targetLabel: 'service', action: 'replace' }],
+      }),
+    ]);
   });
 
   it('when the alerts are installed, then the PrometheusRule holds deploy/prometheus/alerts.yml (the chart copy is identical)', () => {
@@ -350,10 +494,22 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
         return (pod?.volumes ?? []).flatMap((volume) => (volume.projected?.sources ?? []).map((source) => source.secret!.name));
       }),
     );
-    const documented = [...named_].map((secret) => (secret === 'gateway-edge-tls' ? secret : secret.replace(/^(gateway|vault|forwarder|importer|payment-orchestrator|notifier)-/, '<service>-')));
+    const documented = [...named_].map((secret) =>
+      secret === 'gateway-edge-tls' ? secret : secret.replace(/^(gateway|vault|forwarder|importer|payment-orchestrator|notifier)-/, '<service>-'),
+    );
 
     expect([...new Set(documented)].filter((secret) => !readme.includes(`\`${secret}\``))).toEqual([]);
-    expect(documented).toEqual(expect.arrayContaining(['<service>-secrets', '<service>-migrate-secrets', '<service>-internal-jwt', '<service>-internal-tls', 'vaultline-internal-jwt-public-keys', 'gateway-edge-tls']));
-    for (const name of SERVICE_NAMES) for (const variable of secretVariablesOf(name)) expect({ variable, documented: readme.includes(variable) }).toEqual({ variable, documented: true });
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        '<service>-secrets',
+        '<service>-migrate-secrets',
+        '<service>-internal-jwt',
+        '<service>-internal-tls',
+        'vaultline-internal-jwt-public-keys',
+        'gateway-edge-tls',
+      ]),
+    );
+    for (const name of SERVICE_NAMES)
+      for (const variable of secretVariablesOf(name)) expect({ variable, documented: readme.includes(variable) }).toEqual({ variable, documented: true });
   });
 });

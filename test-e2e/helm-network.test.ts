@@ -38,7 +38,18 @@ async function callGraphFromTheCode(): Promise<Record<ServiceName, ServiceName[]
     });
     const bus = await openBus('memory://', {});
     const ttl = await openTtlStore('memory://', { keyPrefix: `vaultline:${service}:` });
-    const runtime = await buildRuntime({ service, storeUrl: 'memory://', bus, ttl, logLevel: 'silent', privateKeyPem: keys.privateKeys[service], trustedPublicKeys: keys.publicKeys, serviceUrls, publicBaseUrl: 'https://payments.example.com', idempotency: { fingerprintKey: Buffer.alloc(32, 6), retentionMs: 86_400_000 } });
+    const runtime = await buildRuntime({
+      service,
+      storeUrl: 'memory://',
+      bus,
+      ttl,
+      logLevel: 'silent',
+      privateKeyPem: keys.privateKeys[service],
+      trustedPublicKeys: keys.publicKeys,
+      serviceUrls,
+      publicBaseUrl: 'https://payments.example.com',
+      idempotency: { fingerprintKey: Buffer.alloc(32, 6), retentionMs: 86_400_000 },
+    });
     const factory = await serviceFactories[service]();
     // What a standalone service of the production profile is given (its keys as the chart's Secrets hold them).
     const app: ServiceApp = factory(runtime, {
@@ -62,7 +73,10 @@ async function callGraphFromTheCode(): Promise<Record<ServiceName, ServiceName[]
 /** The services whose sources build an egress client (libs/egress: the one way out to public addresses). */
 const internetCallers = () =>
   SERVICE_NAMES.filter((service) => {
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : []));
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
+      );
     return files(join(ROOT, 'services', service, 'src')).some((file) => readFileSync(file, 'utf8').includes('createEgressClient('));
   });
 
@@ -74,8 +88,14 @@ const internetCallers = () =>
     graph = await callGraphFromTheCode();
   }, 120_000);
   const policies = () => manifests.filter((manifest) => manifest.kind === 'NetworkPolicy') as NetworkPolicy[];
-  const podLabelsOf = (name: ServiceName) => (manifests.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === name) as unknown as { spec: { template: { metadata: { labels: Record<string, string> } } } }).spec.template.metadata.labels;
-  const servicesSelectedBy = (peer: Peer) => (peer.podSelector && !peer.namespaceSelector && !peer.ipBlock ? SERVICE_NAMES.filter((name) => selects(peer.podSelector!, podLabelsOf(name))) : []);
+  const podLabelsOf = (name: ServiceName) =>
+    (
+      manifests.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === name) as unknown as {
+        spec: { template: { metadata: { labels: Record<string, string> } } };
+      }
+    ).spec.template.metadata.labels;
+  const servicesSelectedBy = (peer: Peer) =>
+    peer.podSelector && !peer.namespaceSelector && !peer.ipBlock ? SERVICE_NAMES.filter((name) => selects(peer.podSelector!, podLabelsOf(name))) : [];
   const portsOf = (rule: PolicyRule) => (rule.ports ?? []).map((port) => `${port.protocol ?? 'TCP'}/${port.port}`);
   /** Every [from, to, port] between two services that some policy pair allows: the caller's egress and the callee's ingress. */
   const allowed = (direction: 'ingress' | 'egress') =>
@@ -85,7 +105,9 @@ const internetCallers = () =>
         const owners = SERVICE_NAMES.filter((name) => selects(policy.spec.podSelector, podLabelsOf(name)));
         return (policy.spec[direction] ?? []).flatMap((rule) =>
           (direction === 'ingress' ? (rule.from ?? []) : (rule.to ?? [])).flatMap((peer) =>
-            servicesSelectedBy(peer).flatMap((other) => owners.flatMap((owner) => portsOf(rule).map((port) => (direction === 'ingress' ? `${other} → ${owner} ${port}` : `${owner} → ${other} ${port}`)))),
+            servicesSelectedBy(peer).flatMap((other) =>
+              owners.flatMap((owner) => portsOf(rule).map((port) => (direction === 'ingress' ? `${other} → ${owner} ${port}` : `${owner} → ${other} ${port}`))),
+            ),
           ),
         );
       })
@@ -114,11 +136,19 @@ const internetCallers = () =>
 
     expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
     for (const name of SERVICE_NAMES) {
-      const types = policies().filter((policy) => policy.metadata.name !== 'default-deny' && selects(policy.spec.podSelector, podLabelsOf(name))).flatMap((policy) => policy.spec.policyTypes);
+      const types = policies()
+        .filter((policy) => policy.metadata.name !== 'default-deny' && selects(policy.spec.podSelector, podLabelsOf(name)))
+        .flatMap((policy) => policy.spec.policyTypes);
       expect({ name, types: types.sort() }).toEqual({ name, types: ['Egress', 'Ingress'] });
     }
     const migrate = policies().find((policy) => policy.metadata.name === 'migrate-egress')!;
-    expect(selects(migrate.spec.podSelector, { 'app.kubernetes.io/name': 'vault-migrate', 'app.kubernetes.io/instance': 'vaultline', 'app.kubernetes.io/component': 'migrate' })).toBe(true);
+    expect(
+      selects(migrate.spec.podSelector, {
+        'app.kubernetes.io/name': 'vault-migrate',
+        'app.kubernetes.io/instance': 'vaultline',
+        'app.kubernetes.io/component': 'migrate',
+      }),
+    ).toBe(true);
     expect(migrate.spec.ingress).toBeUndefined();
     expect(migrate.spec.egress!.map(portsOf)).toEqual([['UDP/53', 'TCP/53'], ['TCP/27017']]);
   });
@@ -129,30 +159,49 @@ const internetCallers = () =>
 
       expect({ policy: policy.metadata.name, to: dnsRules.map((rule) => rule.to) }).toEqual({
         policy: policy.metadata.name,
-        to: [[{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }]],
+        to: [
+          [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+        ],
       });
     }
   });
 
   it('when a pod sends traffic out, then only the services that build an egress client reach public addresses (on 443), private, shared and link-local ranges excluded; no rule leaves a destination open', () => {
     const internet = SERVICE_NAMES.filter((name) =>
-      policies().some((policy) => selects(policy.spec.podSelector, podLabelsOf(name)) && (policy.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock))),
+      policies().some(
+        (policy) =>
+          selects(policy.spec.podSelector, podLabelsOf(name)) && (policy.spec.egress ?? []).some((rule) => (rule.to ?? []).some((peer) => peer.ipBlock)),
+      ),
     );
-    const blocks = policies().flatMap((policy) => (policy.spec.egress ?? []).flatMap((rule) => (rule.to ?? []).filter((peer) => peer.ipBlock).map((peer) => ({ ...peer.ipBlock!, ports: portsOf(rule) }))));
+    const blocks = policies().flatMap((policy) =>
+      (policy.spec.egress ?? []).flatMap((rule) => (rule.to ?? []).filter((peer) => peer.ipBlock).map((peer) => ({ ...peer.ipBlock!, ports: portsOf(rule) }))),
+    );
 
     expect(internet).toEqual(internetCallers());
     expect(internetCallers()).toEqual(['forwarder', 'importer', 'payment-orchestrator', 'notifier']);
     for (const block of blocks) {
-      expect(block.except).toEqual(expect.arrayContaining(block.cidr === '0.0.0.0/0' ? ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'] : ['fc00::/7', 'fe80::/10', '::1/128']));
+      expect(block.except).toEqual(
+        expect.arrayContaining(
+          block.cidr === '0.0.0.0/0'
+            ? ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8']
+            : ['fc00::/7', 'fe80::/10', '::1/128'],
+        ),
+      );
       expect(block.ports).toEqual(['TCP/443']);
     }
     // Every egress rule names where it goes: an empty `to` would allow every destination.
-    for (const policy of policies()) for (const rule of policy.spec.egress ?? []) expect({ policy: policy.metadata.name, to: (rule.to ?? []).length > 0 }).toEqual({ policy: policy.metadata.name, to: true });
+    for (const policy of policies())
+      for (const rule of policy.spec.egress ?? [])
+        expect({ policy: policy.metadata.name, to: (rule.to ?? []).length > 0 }).toEqual({ policy: policy.metadata.name, to: true });
   });
 
   it("when traffic comes from outside the namespace, then only the ingress controller reaches the gateway's merchant port and only Prometheus the metrics ports", () => {
     const outside = policies().flatMap((policy) =>
-      (policy.spec.ingress ?? []).flatMap((rule) => ((rule.from ?? []).some((peer) => peer.namespaceSelector || peer.ipBlock) || !rule.from ? [`${policy.metadata.name} ${JSON.stringify(rule.from)} ${portsOf(rule).join(',')}`] : [])),
+      (policy.spec.ingress ?? []).flatMap((rule) =>
+        (rule.from ?? []).some((peer) => peer.namespaceSelector || peer.ipBlock) || !rule.from
+          ? [`${policy.metadata.name} ${JSON.stringify(rule.from)} ${portsOf(rule).join(',')}`]
+          : [],
+      ),
     );
     const controller = JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]);
     const monitoring = JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
@@ -163,17 +212,26 @@ const internetCallers = () =>
   it('when an egress proxy is given, then the services that call out reach the proxy only (no public address) and send through it (EGRESS_PROXY_URL, parsed by their runtime); the others get neither', () => {
     const proxyPeer = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'egress' } }, podSelector: { matchLabels: { app: 'smokescreen' } } };
     const rendered = renderChart({ egressProxy: { url: 'http://smokescreen.egress:4750', peers: [proxyPeer], ports: [4750] } });
-    const egressOf = (name: ServiceName) => (rendered.find((manifest) => manifest.kind === 'NetworkPolicy' && manifest.metadata.name === `${name}-egress`) as NetworkPolicy).spec.egress!;
-    const configOf = (name: ServiceName) => (rendered.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === `${name}-config`) as unknown as { data: Record<string, string> }).data;
+    const egressOf = (name: ServiceName) =>
+      (rendered.find((manifest) => manifest.kind === 'NetworkPolicy' && manifest.metadata.name === `${name}-egress`) as NetworkPolicy).spec.egress!;
+    const configOf = (name: ServiceName) =>
+      (rendered.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === `${name}-config`) as unknown as { data: Record<string, string> })
+        .data;
 
     for (const name of SERVICE_NAMES) {
       const callsOut = internetCallers().includes(name);
       const toProxy = egressOf(name).filter((rule) => JSON.stringify(rule.to) === JSON.stringify([proxyPeer]));
 
-      expect({ name, ipBlocks: egressOf(name).flatMap((rule) => rule.to ?? []).filter((peer) => peer.ipBlock) }).toEqual({ name, ipBlocks: [] });
+      expect({
+        name,
+        ipBlocks: egressOf(name)
+          .flatMap((rule) => rule.to ?? [])
+          .filter((peer) => peer.ipBlock),
+      }).toEqual({ name, ipBlocks: [] });
       expect({ name, toProxy: toProxy.map(portsOf) }).toEqual({ name, toProxy: callsOut ? [['TCP/4750']] : [] });
       expect({ name, proxy: configOf(name).EGRESS_PROXY_URL }).toEqual({ name, proxy: callsOut ? 'http://smokescreen.egress:4750' : undefined });
-      if (callsOut) expect(loadRuntimeConfig({ EGRESS_PROXY_URL: configOf(name).EGRESS_PROXY_URL }).EGRESS_PROXY_URL).toEqual({ host: 'smokescreen.egress', port: 4750 });
+      if (callsOut)
+        expect(loadRuntimeConfig({ EGRESS_PROXY_URL: configOf(name).EGRESS_PROXY_URL }).EGRESS_PROXY_URL).toEqual({ host: 'smokescreen.egress', port: 4750 });
     }
   });
 });

@@ -17,16 +17,36 @@ const RELEASE_N1 = { services: { vault: { image: { tag: '0.2.0' } }, notifier: {
 type Doc = Manifest & { spec?: Record<string, unknown> };
 const key = (manifest: Manifest) => `${manifest.kind}/${manifest.metadata.name}`;
 const byKey = (release: RenderedRelease) => new Map(release.manifests.map((manifest) => [key(manifest), manifest as Doc]));
-const at = (value: unknown, path: string[]): unknown => path.reduce<unknown>((node, step) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[step]), value);
+const at = (value: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((node, step) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[step]), value);
 
 /** Fields the API server refuses to change on an existing object, by kind (what a cluster's apply would hit). */
 const IMMUTABLE: Record<string, string[][]> = {
   Deployment: [['spec', 'selector']],
-  StatefulSet: [['spec', 'selector'], ['spec', 'serviceName'], ['spec', 'volumeClaimTemplates'], ['spec', 'podManagementPolicy']],
+  StatefulSet: [
+    ['spec', 'selector'],
+    ['spec', 'serviceName'],
+    ['spec', 'volumeClaimTemplates'],
+    ['spec', 'podManagementPolicy'],
+  ],
   DaemonSet: [['spec', 'selector']],
-  Service: [['spec', 'clusterIP'], ['spec', 'clusterIPs'], ['spec', 'ipFamilies'], ['spec', 'selector']],
-  Job: [['spec', 'selector'], ['spec', 'template'], ['spec', 'completions'], ['spec', 'completionMode']],
-  PersistentVolumeClaim: [['spec', 'storageClassName'], ['spec', 'accessModes'], ['spec', 'volumeName']],
+  Service: [
+    ['spec', 'clusterIP'],
+    ['spec', 'clusterIPs'],
+    ['spec', 'ipFamilies'],
+    ['spec', 'selector'],
+  ],
+  Job: [
+    ['spec', 'selector'],
+    ['spec', 'template'],
+    ['spec', 'completions'],
+    ['spec', 'completionMode'],
+  ],
+  PersistentVolumeClaim: [
+    ['spec', 'storageClassName'],
+    ['spec', 'accessModes'],
+    ['spec', 'volumeName'],
+  ],
   ConfigMap: [['immutable']],
   Secret: [['immutable'], ['type']],
 };
@@ -37,7 +57,9 @@ function immutableChanges(from: RenderedRelease, to: RenderedRelease): string[] 
   return [...byKey(to)].flatMap(([name, after]) => {
     const previous = before.get(name);
     if (!previous) return [];
-    return (IMMUTABLE[after.kind] ?? []).filter((path) => JSON.stringify(at(after, path)) !== JSON.stringify(at(previous, path))).map((path) => `${name} ${path.join('.')}`);
+    return (IMMUTABLE[after.kind] ?? [])
+      .filter((path) => JSON.stringify(at(after, path)) !== JSON.stringify(at(previous, path)))
+      .map((path) => `${name} ${path.join('.')}`);
   });
 }
 
@@ -62,7 +84,10 @@ const comparedFields = (from: RenderedRelease, to: RenderedRelease): string[] =>
     for (const release of releases) {
       const jobs = release.hooks.filter((hook) => hook.kind === 'Job');
 
-      expect({ revision: release.revision, jobs: jobs.map((job) => job.name).sort() }).toEqual({ revision: release.revision, jobs: SERVICE_NAMES.map((name) => `${RELEASE}-${name}-migrate-${release.revision}`).sort() });
+      expect({ revision: release.revision, jobs: jobs.map((job) => job.name).sort() }).toEqual({
+        revision: release.revision,
+        jobs: SERVICE_NAMES.map((name) => `${RELEASE}-${name}-migrate-${release.revision}`).sort(),
+      });
       for (const job of jobs) expect(job.events).toEqual(['pre-install', 'pre-upgrade']);
     }
     const [n, n1] = releases.map(byKey);
@@ -72,16 +97,21 @@ const comparedFields = (from: RenderedRelease, to: RenderedRelease): string[] =>
   it('when N+1 changes an image and a replica count, then no field Kubernetes holds immutable changes on any object both releases hold', () => {
     expect(immutableChanges(releases[0]!, releases[1]!)).toEqual([]);
     expect(immutableChanges(releases[1]!, releases[2]!)).toEqual([]);
-    expect(comparedFields(releases[0]!, releases[1]!)).toEqual(expect.arrayContaining(['Deployment/vault spec.selector', 'Service/vault spec.clusterIP', 'Service/vault spec.selector']));
+    expect(comparedFields(releases[0]!, releases[1]!)).toEqual(
+      expect.arrayContaining(['Deployment/vault spec.selector', 'Service/vault spec.clusterIP', 'Service/vault spec.selector']),
+    );
   });
 
   it('when N+1 changes the vault image and the notifier count, then the vault (and its migrate Job) runs the new image, the notifier has four replicas, and no other pod template changes (only they roll)', () => {
     const [n, n1] = releases.map(byKey);
     const template = (release: Map<string, Doc>, name: string) => at(release.get(`Deployment/${name}`), ['spec', 'template']);
-    const imageOf = (release: Map<string, Doc>, name: string) => (at(release.get(`Deployment/${name}`), ['spec', 'template', 'spec', 'containers']) as Array<{ image: string }>)[0]!.image;
+    const imageOf = (release: Map<string, Doc>, name: string) =>
+      (at(release.get(`Deployment/${name}`), ['spec', 'template', 'spec', 'containers']) as Array<{ image: string }>)[0]!.image;
 
     expect([imageOf(n!, 'vault'), imageOf(n1!, 'vault')]).toEqual(['vaultline/vault:0.1.0', 'vaultline/vault:0.2.0']);
-    expect((at(n1!.get(`Job/${RELEASE}-vault-migrate-2`), ['spec', 'template', 'spec', 'containers']) as Array<{ image: string }>)[0]!.image).toBe('vaultline/vault:0.2.0');
+    expect((at(n1!.get(`Job/${RELEASE}-vault-migrate-2`), ['spec', 'template', 'spec', 'containers']) as Array<{ image: string }>)[0]!.image).toBe(
+      'vaultline/vault:0.2.0',
+    );
     expect([at(n!.get('Deployment/notifier'), ['spec', 'replicas']), at(n1!.get('Deployment/notifier'), ['spec', 'replicas'])]).toEqual([2, 4]);
     expect(SERVICE_NAMES.filter((name) => JSON.stringify(template(n!, name)) !== JSON.stringify(template(n1!, name)))).toEqual(['vault']);
     // Autoscaled Deployments carry no count: an upgrade never resets the autoscaler's choice.
@@ -95,6 +125,9 @@ const comparedFields = (from: RenderedRelease, to: RenderedRelease): string[] =>
     const job = changed.manifests.find((manifest) => key(manifest) === `Job/${RELEASE}-vault-migrate-2`)!;
     const sameNamedJob = { ...structuredClone(job), metadata: { ...job.metadata, name: `${RELEASE}-vault-migrate-1` } };
 
-    expect(immutableChanges(releases[0]!, { ...changed, manifests: [...changed.manifests, sameNamedJob] })).toEqual(['Deployment/vault spec.selector', `Job/${RELEASE}-vault-migrate-1 spec.template`]);
+    expect(immutableChanges(releases[0]!, { ...changed, manifests: [...changed.manifests, sameNamedJob] })).toEqual([
+      'Deployment/vault spec.selector',
+      `Job/${RELEASE}-vault-migrate-1 spec.template`,
+    ]);
   });
 });

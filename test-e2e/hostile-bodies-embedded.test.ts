@@ -64,7 +64,9 @@ describe('hostile bodies to every route that takes one, through the embedded gat
   });
 
   it('finds the routes to try in the OpenAPI document', () => {
-    expect(operations.map((operation) => operation.path)).toEqual(expect.arrayContaining(['/tokens', '/forward', '/cde-import', '/webhook-endpoints', '/tokens/imports']));
+    expect(operations.map((operation) => operation.path)).toEqual(
+      expect.arrayContaining(['/tokens', '/forward', '/cde-import', '/webhook-endpoints', '/tokens/imports']),
+    );
   });
 
   it.each(hostileBodies)('when %s is sent to every such route, then none answers 5xx', async (_what, headers, body) => {

@@ -51,7 +51,8 @@ const RACERS = 50;
 const effects: Array<IdempotentEffect<Context>> = [
   {
     name: 'POST /tokens (one token)',
-    send: (_context, merchant, key) => merchant.call('POST', '/tokens', { json: { card: FORWARD_CARDS.amex, business_key: `bk-${key}` }, headers: { 'Idempotency-Key': key } }),
+    send: (_context, merchant, key) =>
+      merchant.call('POST', '/tokens', { json: { card: FORWARD_CARDS.amex, business_key: `bk-${key}` }, headers: { 'Idempotency-Key': key } }),
     count: async (_context, merchant, key) => (await merchant.tokensByBusinessKey(`bk-${key}`)).length,
   },
   {
@@ -63,7 +64,10 @@ const effects: Array<IdempotentEffect<Context>> = [
   {
     name: 'POST /payments/one-off (one payment)',
     send: (_context, merchant, key) =>
-      merchant.call('POST', '/payments/one-off', { json: { amount: 1999, currency_code: 'EUR', reference: `one-off-${key}`, source: { type: 'vaultline' } }, headers: { 'Idempotency-Key': key } }),
+      merchant.call('POST', '/payments/one-off', {
+        json: { amount: 1999, currency_code: 'EUR', reference: `one-off-${key}`, source: { type: 'vaultline' } },
+        headers: { 'Idempotency-Key': key },
+      }),
     count: async (_context, merchant, key) => (await paymentsWithReference(merchant, `one-off-${key}`)).length,
   },
   {
@@ -79,16 +83,24 @@ const effects: Array<IdempotentEffect<Context>> = [
   {
     name: 'POST /payments/{id}/capture (one capture at the processor)',
     send: (context, merchant, key) =>
-      merchant.call('POST', `/payments/${context.authorized.id}/capture`, { json: { reference: `capture-${key}`, amount: 1500, currency_code: 'EUR' }, headers: { 'Idempotency-Key': key } }),
+      merchant.call('POST', `/payments/${context.authorized.id}/capture`, {
+        json: { reference: `capture-${key}`, amount: 1500, currency_code: 'EUR' },
+        headers: { 'Idempotency-Key': key },
+      }),
     count: async (context, merchant) => {
       const api = new PaymentsApi(merchant);
       // The capture settles in the background: count once the payment left capturing.
-      const payment = await waitFor(async () => {
-        const current = await api.get(context.authorized.id);
-        return current.status === 'capturing' ? null : current;
-      }, 60_000, 50);
+      const payment = await waitFor(
+        async () => {
+          const current = await api.get(context.authorized.id);
+          return current.status === 'capturing' ? null : current;
+        },
+        60_000,
+        50,
+      );
       expect(payment.amount.captured ?? 0).toBeLessThanOrEqual(payment.amount.authorized ?? 0);
-      return (await api.transactions(context.authorized.id)).filter((transaction) => transaction.kind === 'capture' && transaction.status === 'succeeded').length;
+      return (await api.transactions(context.authorized.id)).filter((transaction) => transaction.kind === 'capture' && transaction.status === 'succeeded')
+        .length;
     },
   },
 ];
@@ -114,7 +126,10 @@ describe.each([
     // The races and the polling of the payment rows stay under the key's rate limit (not this suite's subject).
     const limits = { RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_BURST: '2000' };
     running = await startSystem({ ...standIns.forwarderEnv, ...PAYMENT_ENV, ...limits, ...env }, 'vaultline-idempotency-');
-    const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual', when: { reference_prefix: MANUAL_PREFIX }, flow: 'simulator_manual_capture' }] };
+    const matrix = {
+      default_flow: 'simulator_auto_capture',
+      rules: [{ name: 'manual', when: { reference_prefix: MANUAL_PREFIX }, flow: 'simulator_manual_capture' }],
+    };
     await new PaymentsApi(running.merchant).ok('PUT', '/flow-matrix', { json: matrix });
     const [token, initialRecurring, authorized] = await Promise.all([
       running.merchant.createToken(FORWARD_CARDS.visa),

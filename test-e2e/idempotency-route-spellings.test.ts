@@ -18,7 +18,12 @@ import { freshIdempotencyKey } from './support/forward-scenario';
  * orchestrator's own request records committed with the payment.
  */
 const ONE_OFF_SPELLINGS = ['/payments/one-off', '/payments/one-off/', '/payments/ONE-OFF', '/payments/One-Off/'];
-const refundSpellings = (paymentId: string) => [`/payments/${paymentId}/refunds`, `/payments/${paymentId}/refunds/`, `/payments/${paymentId}/REFUNDS`, `/payments/${paymentId}/Refunds/`];
+const refundSpellings = (paymentId: string) => [
+  `/payments/${paymentId}/refunds`,
+  `/payments/${paymentId}/refunds/`,
+  `/payments/${paymentId}/REFUNDS`,
+  `/payments/${paymentId}/Refunds/`,
+];
 
 async function paymentsWithReference(merchant: MerchantApi, reference: string): Promise<PaymentView[]> {
   const answer = await merchant.call('GET', `/payments?reference=${encodeURIComponent(reference)}&limit=100`);
@@ -27,7 +32,8 @@ async function paymentsWithReference(merchant: MerchantApi, reference: string): 
 }
 
 async function refundsOf(merchant: MerchantApi, paymentId: string): Promise<Array<{ id: string }>> {
-  return (await new PaymentsApi(merchant).ok<{ data: Array<{ id: string }> }>('GET', '/payments/{payment_id}/refunds', { params: { payment_id: paymentId } })).data;
+  return (await new PaymentsApi(merchant).ok<{ data: Array<{ id: string }> }>('GET', '/payments/{payment_id}/refunds', { params: { payment_id: paymentId } }))
+    .data;
 }
 
 async function capturedPayment(baseUrl: string, merchant: MerchantApi, reference: string): Promise<PaymentView> {
@@ -53,7 +59,8 @@ describe.each(PROFILES)('Idempotency-Key and the spelling of the route, %s', (_p
     const reference = `spelled-${key}`;
 
     const answers = [];
-    for (const path of ONE_OFF_SPELLINGS) answers.push(await running.merchant.call('POST', path, { json: oneOff(reference), headers: { 'Idempotency-Key': key } }));
+    for (const path of ONE_OFF_SPELLINGS)
+      answers.push(await running.merchant.call('POST', path, { json: oneOff(reference), headers: { 'Idempotency-Key': key } }));
 
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     expect(answers.map((answer) => answer.headers.get('idempotent-replayed'))).toEqual([null, 'true', 'true', 'true']);
@@ -66,7 +73,8 @@ describe.each(PROFILES)('Idempotency-Key and the spelling of the route, %s', (_p
     const key = freshIdempotencyKey();
 
     const answers = [];
-    for (const path of refundSpellings(payment.id)) answers.push(await running.merchant.call('POST', path, { json: { amount: 100 }, headers: { 'Idempotency-Key': key } }));
+    for (const path of refundSpellings(payment.id))
+      answers.push(await running.merchant.call('POST', path, { json: { amount: 100 }, headers: { 'Idempotency-Key': key } }));
 
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
     expect(new Set(answers.map((answer) => answer.json<{ id: string }>().id)).size).toBe(1);
@@ -78,7 +86,10 @@ describe.each(PROFILES)('Idempotency-Key and the spelling of the route, %s', (_p
     const reference = `reused-${key}`;
     await running.merchant.call('POST', '/payments/one-off', { json: oneOff(reference), headers: { 'Idempotency-Key': key } });
 
-    const reused = await running.merchant.call('POST', '/payments/ONE-OFF/', { json: { ...oneOff(reference), amount: 2999 }, headers: { 'Idempotency-Key': key } });
+    const reused = await running.merchant.call('POST', '/payments/ONE-OFF/', {
+      json: { ...oneOff(reference), amount: 2999 },
+      headers: { 'Idempotency-Key': key },
+    });
 
     expect({ status: reused.status, code: reused.json<{ code: string }>().code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
     expect(await paymentsWithReference(running.merchant, reference)).toHaveLength(1);
@@ -111,10 +122,15 @@ describe('Idempotency-Key records in the TTL store (Redis), embedded profile', (
 
   it('when a card is tokenized with an Idempotency-Key (POST /tokens carries the card number), then no stored fingerprint is a plain SHA-256 of the body, and no record holds the card number', async () => {
     const body = JSON.stringify({ card: { number: '4111111111111111', exp_month: 3, exp_year: 2030, cvc: '737' } });
-    const answer = await running.merchant.call('POST', '/tokens', { body, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': freshIdempotencyKey() } });
+    const answer = await running.merchant.call('POST', '/tokens', {
+      body,
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': freshIdempotencyKey() },
+    });
     expect(answer.status).toBe(201);
 
-    const records = (await storedValues()).filter((value) => value.includes('"fingerprint"')).map((value) => JSON.parse(value) as { fingerprint: string; state: string });
+    const records = (await storedValues())
+      .filter((value) => value.includes('"fingerprint"'))
+      .map((value) => JSON.parse(value) as { fingerprint: string; state: string });
     expect(records.map((record) => record.state)).toEqual(['done']);
     const digest = createHash('sha256').update(body).digest();
     const unkeyed = [digest.toString('hex'), digest.toString('base64'), digest.toString('base64url')];
@@ -122,7 +138,7 @@ describe('Idempotency-Key records in the TTL store (Redis), embedded profile', (
     for (const value of await storedValues()) expect(value).not.toContain('4111111111111111');
   });
 
-  it('when the records are lost (the store emptied between two spellings), then the orchestrator\'s request keys, committed with the payment by the route\'s name, still answer with the one payment', async () => {
+  it("when the records are lost (the store emptied between two spellings), then the orchestrator's request keys, committed with the payment by the route's name, still answer with the one payment", async () => {
     const key = freshIdempotencyKey();
     const reference = `lost-records-${key}`;
 
@@ -142,7 +158,13 @@ describe('Idempotency-Key across the replicas of one service, local profile (pnp
   let dataDir: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vaultline-idempotency-replicas-'));
-    system = await startLocal({ dataDir, port: 0, stdio: 'files', replicas: { vault: 2 }, env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn' } });
+    system = await startLocal({
+      dataDir,
+      port: 0,
+      stdio: 'files',
+      replicas: { vault: 2 },
+      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn' },
+    });
   }, 120_000);
   afterAll(async () => {
     await system?.stop();
@@ -162,7 +184,11 @@ describe('Idempotency-Key across the replicas of one service, local profile (pnp
     let again = await send();
     for (let attempt = 0; again.status === 503 && attempt < 20; attempt++) again = await send();
 
-    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), body: again.text }).toEqual({ status: 201, replayed: 'true', body: first.text });
+    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), body: again.text }).toEqual({
+      status: 201,
+      replayed: 'true',
+      body: first.text,
+    });
   }, 60_000);
 });
 
@@ -186,14 +212,17 @@ describe('every merchant POST of the OpenAPI document, embedded profile', () => 
 
   it('when a POST is sent twice with one key (a body its route refuses, or a resource that does not exist), then the second answer is the first one, replayed', async () => {
     const posts = merchantPosts();
-    expect(posts).toEqual(expect.arrayContaining(['/tokens', '/forward', '/cde-import', '/tokens/imports', '/webhook-endpoints', '/payments/one-off', '/flows']));
+    expect(posts).toEqual(
+      expect.arrayContaining(['/tokens', '/forward', '/cde-import', '/tokens/imports', '/webhook-endpoints', '/payments/one-off', '/flows']),
+    );
     const notReplayed: string[] = [];
     for (const path of posts) {
       const key = freshIdempotencyKey();
       const send = () => running.merchant.call('POST', path, { json: {}, headers: { 'Idempotency-Key': key } });
       const first = await send();
       const second = await send();
-      if (second.headers.get('idempotent-replayed') !== 'true' || second.status !== first.status || second.text !== first.text) notReplayed.push(`${path}: ${first.status} then ${second.status} ${second.text.slice(0, 120)}`);
+      if (second.headers.get('idempotent-replayed') !== 'true' || second.status !== first.status || second.text !== first.text)
+        notReplayed.push(`${path}: ${first.status} then ${second.status} ${second.text.slice(0, 120)}`);
     }
     expect(notReplayed).toEqual([]);
   });

@@ -24,7 +24,11 @@ describe('Idempotency-Key scoped by merchant and mode, embedded profile', () => 
   let b: Merchant;
 
   async function admin(path: string, body: unknown): Promise<Record<string, unknown>> {
-    const response = await fetch(`${running.system.baseUrl}${path}`, { method: 'POST', headers: { 'X-Admin-Key': ADMIN_API_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${running.system.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'X-Admin-Key': ADMIN_API_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as Record<string, unknown>;
   }
@@ -41,14 +45,20 @@ describe('Idempotency-Key scoped by merchant and mode, embedded profile', () => 
     const account = await merchantApi.call('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen live', credentials: ADYEN } });
     expect(account.status).toBe(201);
     const accountId = account.json<{ id: string }>().id;
-    const steps = [{ kind: 'authorization', processor: accountId }, { kind: 'capture', processor: accountId }];
+    const steps = [
+      { kind: 'authorization', processor: accountId },
+      { kind: 'capture', processor: accountId },
+    ];
     expect((await merchantApi.call('POST', '/flows', { json: { name: 'adyen-live', capture_mode: 'automatic', steps } })).status).toBe(201);
     const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'live', when: { reference_prefix: LIVE_PREFIX }, flow: 'adyen-live' }] };
     expect((await merchantApi.call('PUT', '/flow-matrix', { json: matrix })).status).toBe(200);
   }
 
   const oneOff = (merchantApi: MerchantApi, key: string, reference: string): Promise<HttpAnswer> =>
-    merchantApi.call('POST', '/payments/one-off', { json: { amount: 1999, currency_code: 'EUR', reference, source: { type: 'vaultline' } }, headers: { 'Idempotency-Key': key } });
+    merchantApi.call('POST', '/payments/one-off', {
+      json: { amount: 1999, currency_code: 'EUR', reference, source: { type: 'vaultline' } },
+      headers: { 'Idempotency-Key': key },
+    });
 
   const idOf = (answer: HttpAnswer): string => {
     if (answer.status >= 300) throw new Error(`answered ${answer.status}: ${answer.text}`);
@@ -78,8 +88,9 @@ describe('Idempotency-Key scoped by merchant and mode, embedded profile', () => 
     expect((await b.test.call('GET', `/payments/${idOf(paidByA)}`)).status).toBe(404);
   });
 
-  it('when a merchant\'s test key and live key create a token with the same Idempotency-Key and body, then each gets its own token, and each repeat answers its own', async () => {
-    const send = (merchantApi: MerchantApi) => merchantApi.call('POST', '/tokens', { json: { card: FORWARD_CARDS.visa }, headers: { 'Idempotency-Key': 'tok-2026-0001' } });
+  it("when a merchant's test key and live key create a token with the same Idempotency-Key and body, then each gets its own token, and each repeat answers its own", async () => {
+    const send = (merchantApi: MerchantApi) =>
+      merchantApi.call('POST', '/tokens', { json: { card: FORWARD_CARDS.visa }, headers: { 'Idempotency-Key': 'tok-2026-0001' } });
     const inTest = await send(a.test);
     const inLive = await send(a.live);
     const [testAgain, liveAgain] = [await send(a.test), await send(a.live)];
@@ -90,7 +101,7 @@ describe('Idempotency-Key scoped by merchant and mode, embedded profile', () => 
     expect([idOf(testAgain), idOf(liveAgain)]).toEqual([idOf(inTest), idOf(inLive)]);
   });
 
-  it('when a merchant\'s test key and live key create a payment with the same Idempotency-Key and body, then each gets its own payment, and each repeat answers its own', async () => {
+  it("when a merchant's test key and live key create a payment with the same Idempotency-Key and body, then each gets its own payment, and each repeat answers its own", async () => {
     const key = 'order-2026-0042';
     const reference = `${LIVE_PREFIX}order-42`;
     const inTest = await oneOff(a.test, key, reference);

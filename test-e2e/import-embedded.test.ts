@@ -1,6 +1,15 @@
 import { waitFor } from '@vaultline/core';
 import { Webhook } from 'standardwebhooks';
-import { enableForwardingTo, importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
+import {
+  enableForwardingTo,
+  importEnv,
+  importWhenStopped,
+  registerWebhookEndpoint,
+  startImport,
+  startImportPlatform,
+  type ImportJobView,
+  type ImportPlatform,
+} from './support/import-scenario';
 import { startSystem, type RunningSystem, type TokenView } from './support/merchant-api';
 import { signatureHeaders, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -86,7 +95,12 @@ describe('automatic import in the embedded profile: a provider_a account becomes
   it('when the import completes, then the merchant’s endpoint receives import.completed with the counts, verified with the standardwebhooks package', async () => {
     const webhook = await completedWebhookOf(firstJob.id);
 
-    const payload = new Webhook(endpoint.secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; timestamp: string; livemode: boolean; data: Record<string, unknown> };
+    const payload = new Webhook(endpoint.secret).verify(webhook.body, signatureHeaders(webhook)) as {
+      type: string;
+      timestamp: string;
+      livemode: boolean;
+      data: Record<string, unknown>;
+    };
 
     expect(payload).toMatchObject({
       type: 'import.completed',
@@ -94,7 +108,9 @@ describe('automatic import in the embedded profile: a provider_a account becomes
       data: { import_id: firstJob.id, provider: 'provider_a', state: 'finished', counts: { total: TOTAL, imported: TOTAL, updated: 0, failed: 0 } },
     });
     // The signature really binds the body: a changed byte fails verification.
-    expect(() => new Webhook(endpoint.secret).verify(webhook.body.replace(`"imported":${TOTAL}`, `"imported":${TOTAL - 1}`), signatureHeaders(webhook))).toThrow();
+    expect(() =>
+      new Webhook(endpoint.secret).verify(webhook.body.replace(`"imported":${TOTAL}`, `"imported":${TOTAL - 1}`), signatureHeaders(webhook)),
+    ).toThrow();
     expect(receiver.received.filter((w) => JSON.parse(w.body).type === 'import.failed')).toHaveLength(0);
   });
 
@@ -106,7 +122,10 @@ describe('automatic import in the embedded profile: a provider_a account becomes
 
     expect(second.id).not.toBe(firstJob.id);
     // The platform sent each security code with the first import's forward: this time none comes along.
-    expect(second).toMatchObject({ state: 'finished', counts: { total: TOTAL, imported: 0, updated: TOTAL, failed: 0, imported_without_security_code: TOTAL } });
+    expect(second).toMatchObject({
+      state: 'finished',
+      counts: { total: TOTAL, imported: 0, updated: TOTAL, failed: 0, imported_without_security_code: TOTAL },
+    });
     for (const paymentMethod of platform.paymentMethods) {
       const tokens = await running.merchant.tokensByBusinessKey(paymentMethod);
       expect(tokens).toHaveLength(1);

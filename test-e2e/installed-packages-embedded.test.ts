@@ -26,7 +26,10 @@ describe('the packed SDK and CLI installed into a project of their own, against 
 
   beforeAll(async () => {
     // No WEBHOOK_ALLOW_PRIVATE_URLS: listen needs no endpoint at all.
-    [installed, running] = await Promise.all([installPackedPackages(), startSystem({ ...PAYMENT_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }, 'vaultline-installed-')]);
+    [installed, running] = await Promise.all([
+      installPackedPackages(),
+      startSystem({ ...PAYMENT_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }, 'vaultline-installed-'),
+    ]);
     env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', VAULTLINE_API_KEY: MERCHANT_API_KEY, VAULTLINE_BASE_URL: running.system.baseUrl };
     console.log(`npm install of the two tarballs (offline): ${Math.round(installed.installMs)} ms`);
   }, 180_000);
@@ -48,7 +51,9 @@ describe('the packed SDK and CLI installed into a project of their own, against 
   });
 
   it('when the project runs npx vaultline payments list, then it lists the payments (the time it took is printed)', async () => {
-    const payment = await running.merchant.call('POST', '/payments/one-off', { json: { amount: 1200, currency_code: 'EUR', reference: 'installed-cli-1', source: { type: 'vaultline' } } });
+    const payment = await running.merchant.call('POST', '/payments/one-off', {
+      json: { amount: 1200, currency_code: 'EUR', reference: 'installed-cli-1', source: { type: 'vaultline' } },
+    });
     expect(payment.status).toBe(200);
     const started = performance.now();
     const { stdout } = await run('npx', ['--no-install', 'vaultline', 'payments', 'list'], { cwd: installed.dir, env });
@@ -65,13 +70,28 @@ describe('the packed SDK and CLI installed into a project of their own, against 
   });
 
   it('when the project imports @vaultline/node by name, then plain Node runs it and TypeScript checks it against the installed declarations', async () => {
-    const script = "import { Vaultline } from '@vaultline/node'; const v = new Vaultline(process.env.VAULTLINE_API_KEY, { baseUrl: process.env.VAULTLINE_BASE_URL }); const page = await v.get('/payments', { params: { query: { limit: 1 } } }); console.log(JSON.stringify({ mode: v.mode, listed: page.data.length }));";
+    const script =
+      "import { Vaultline } from '@vaultline/node'; const v = new Vaultline(process.env.VAULTLINE_API_KEY, { baseUrl: process.env.VAULTLINE_BASE_URL }); const page = await v.get('/payments', { params: { query: { limit: 1 } } }); console.log(JSON.stringify({ mode: v.mode, listed: page.data.length }));";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: installed.dir, env });
     expect(JSON.parse(stdout)).toEqual({ mode: 'test', listed: 1 });
 
     copyFileSync(join(root, 'packages/node/test/consumer/consumer.mts'), join(installed.dir, 'consumer.mts'));
     const tsc = require.resolve('typescript/bin/tsc');
-    const args = [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'consumer.mts'];
+    const args = [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+      'consumer.mts',
+    ];
     const outcome = await run(process.execPath, args, { cwd: installed.dir }).then(
       () => ({ code: 0, output: '' }),
       (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
@@ -93,16 +113,31 @@ describe('the packed SDK and CLI installed into a project of their own, against 
     it('when a payment of the shop is captured, then the installed CLI forwards its webhook, signed with the secret it printed, and the shop marks the order paid', async () => {
       const shopPort = await freePort();
       const forwardTo = `http://localhost:${shopPort}/webhooks/vaultline`;
-      listen = spawn('npx', ['--no-install', 'vaultline', 'listen', '--forward-to', forwardTo], { cwd: installed.dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      listen = spawn('npx', ['--no-install', 'vaultline', 'listen', '--forward-to', forwardTo], {
+        cwd: installed.dir,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       listen.stdout!.on('data', (chunk: Buffer) => (listenOut += chunk.toString()));
       listen.stderr!.on('data', (chunk: Buffer) => (listenErr += chunk.toString()));
       const secret = await waitFor(() => /signing secret is (whsec_\S+)/.exec(listenErr)?.[1] ?? null, 60_000, 50);
       expect(() => new Webhook(secret)).not.toThrow();
 
-      shop = await startShopCommand({ VAULTLINE_API_KEY: MERCHANT_API_KEY, VAULTLINE_BASE_URL: running.system.baseUrl, PORT: String(shopPort), VAULTLINE_WEBHOOK_SECRET: secret });
+      shop = await startShopCommand({
+        VAULTLINE_API_KEY: MERCHANT_API_KEY,
+        VAULTLINE_BASE_URL: running.system.baseUrl,
+        PORT: String(shopPort),
+        VAULTLINE_WEBHOOK_SECRET: secret,
+      });
       await waitFor(() => shop.output().includes('no endpoint registered'), 30_000, 50);
 
-      const ordered = await fetch(`${shop.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'product_id=guji-250&quantity=1', redirect: 'manual' });
+      const ordered = await fetch(`${shop.url}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'product_id=guji-250&quantity=1',
+        redirect: 'manual',
+      });
       expect(ordered.status).toBe(303);
       const checkoutPath = ordered.headers.get('location')!;
       const orderPath = checkoutPath.replace(/\/checkout$/, '');

@@ -23,7 +23,12 @@ describe('mutual TLS between the services (local profile)', () => {
   let system: LocalSystem;
 
   beforeAll(async () => {
-    system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_mtls_local_key_0123456789abcdef' } });
+    system = await startLocal({
+      dataDir,
+      port: 0,
+      stdio: 'files',
+      env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_mtls_local_key_0123456789abcdef' },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -46,7 +51,10 @@ describe('mutual TLS between the services (local profile)', () => {
     const vault = system.serviceUrls.vault;
     const tls = system.internalTls!;
     const ca = readFileSync(tls.caFile);
-    const plain = await fetch(`${vault.replace('https://', 'http://')}/health`).then((r) => r.status, (error: Error) => error.name);
+    const plain = await fetch(`${vault.replace('https://', 'http://')}/health`).then(
+      (r) => r.status,
+      (error: Error) => error.name,
+    );
     expect(typeof plain).toBe('string');
     expect(typeof (await httpsStatus(`${vault}/health`, { ca }))).toBe('string');
     const stranger = generateDevCertificates(join(dataDir, 'stranger-ca'), ['intruder']);

@@ -38,7 +38,8 @@ const unused = async (): Promise<never> => {
 
 describe('deploy/kafka: topics.yaml and acls.md, from the event catalog', () => {
   it('when the event catalog or the topic plan changes, then the committed files are regenerated (pnpm exec tsx deploy/kafka/generate.ts)', () => {
-    for (const [file, render] of Object.entries(GENERATED_FILES)) expect({ file, content: readFileSync(join(KAFKA, file), 'utf8') }).toEqual({ file, content: render() });
+    for (const [file, render] of Object.entries(GENERATED_FILES))
+      expect({ file, content: readFileSync(join(KAFKA, file), 'utf8') }).toEqual({ file, content: render() });
   });
 
   it('when a platform team provisions topics.yaml, then every topic of the catalog is there with 6 partitions, 3 replicas, min.insync.replicas 2 and 7 days, and its dead-letter topic with 1 partition and 30 days', () => {
@@ -48,7 +49,13 @@ describe('deploy/kafka: topics.yaml and acls.md, from the event catalog', () => 
     expect(topics.map((topic) => topic.name).sort()).toEqual(expected.sort());
     for (const topic of topics) {
       const deadLetter = topic.name.endsWith('.dead-letter');
-      expect({ name: topic.name, partitions: topic.partitions, replicationFactor: topic.replicationFactor, minInsync: topic.config['min.insync.replicas'], days: Number(topic.config['retention.ms']) / DAY_MS }).toEqual({
+      expect({
+        name: topic.name,
+        partitions: topic.partitions,
+        replicationFactor: topic.replicationFactor,
+        minInsync: topic.config['min.insync.replicas'],
+        days: Number(topic.config['retention.ms']) / DAY_MS,
+      }).toEqual({
         name: topic.name,
         partitions: deadLetter ? 1 : 6,
         replicationFactor: 3,
@@ -60,19 +67,40 @@ describe('deploy/kafka: topics.yaml and acls.md, from the event catalog', () => 
 
   it("when a group reads its topics again from their start, then every event there is younger than the consumers' processed-event marks (retention 7 days < PROCESSED_EVENTS_RETENTION_DAYS' default)", () => {
     const marksDays = runtimeConfigSchema.parse({}).PROCESSED_EVENTS_RETENTION_DAYS;
-    const eventTopics = parse(readFileSync(join(KAFKA, 'topics.yaml'), 'utf8')).topics.filter((topic: { name: string }) => !topic.name.endsWith('.dead-letter'));
+    const eventTopics = parse(readFileSync(join(KAFKA, 'topics.yaml'), 'utf8')).topics.filter(
+      (topic: { name: string }) => !topic.name.endsWith('.dead-letter'),
+    );
 
     for (const topic of eventTopics) expect(Number(topic.config['retention.ms'])).toBeLessThan(marksDays * DAY_MS);
   });
 
   it("when the services subscribe, then their groups and topics are the ones the ACLs grant (vault, orchestrator and notifier from their consumers, the importer's group by name)", async () => {
     const vault = recordingBus();
-    await checkoutEventsConsumer({ bus: vault.bus, store: new MemoryDocumentStore(), logger }, { openCheckoutSession: unused, recordPaymentProgress: unused, closeCanceledSession: unused, recordAuthenticationRequired: unused, reopenAfterFailedAttempt: unused });
+    await checkoutEventsConsumer(
+      { bus: vault.bus, store: new MemoryDocumentStore(), logger },
+      {
+        openCheckoutSession: unused,
+        recordPaymentProgress: unused,
+        closeCanceledSession: unused,
+        recordAuthenticationRequired: unused,
+        reopenAfterFailedAttempt: unused,
+      },
+    );
     const orchestrator = recordingBus();
-    await checkoutSessionCompletedConsumer({ bus: orchestrator.bus, store: new MemoryDocumentStore(), logger, completeCheckoutSession: unused, returnFromAuthentication: unused, abandonCheckoutSession: unused, runPayment: () => undefined });
+    await checkoutSessionCompletedConsumer({
+      bus: orchestrator.bus,
+      store: new MemoryDocumentStore(),
+      logger,
+      completeCheckoutSession: unused,
+      returnFromAuthentication: unused,
+      abandonCheckoutSession: unused,
+      runPayment: () => undefined,
+    });
     const notifierEvents = Object.keys(merchantEventConsumer(unused, () => undefined)).sort();
 
-    const declared = Object.fromEntries(CONSUMER_GROUPS.map((group) => [group.group, { service: group.service, topics: topicsOf(group), events: [...group.events].sort() }]));
+    const declared = Object.fromEntries(
+      CONSUMER_GROUPS.map((group) => [group.group, { service: group.service, topics: topicsOf(group), events: [...group.events].sort() }]),
+    );
     expect(vault.subscribed).toEqual([{ group: VAULT_CONSUMER_GROUP, topics: declared[VAULT_CONSUMER_GROUP]?.topics }]);
     expect(orchestrator.subscribed).toEqual([{ group: CHECKOUT_SESSIONS_GROUP, topics: declared[CHECKOUT_SESSIONS_GROUP]?.topics }]);
     expect(declared[MERCHANT_EVENTS_GROUP]?.events).toEqual(notifierEvents);
@@ -96,7 +124,15 @@ describe('deploy/kafka: topics.yaml and acls.md, from the event catalog', () => 
         expect(acl.write).toContain(`${topic}.dead-letter`);
       }
     }
-    expect(acls['payment-orchestrator']!.write).toEqual(expect.arrayContaining(['payments.payments', 'payments.refunds', 'payments.disputes', 'payments.checkout-sessions', 'vault.checkout-sessions.dead-letter']));
+    expect(acls['payment-orchestrator']!.write).toEqual(
+      expect.arrayContaining([
+        'payments.payments',
+        'payments.refunds',
+        'payments.disputes',
+        'payments.checkout-sessions',
+        'vault.checkout-sessions.dead-letter',
+      ]),
+    );
     expect(acls.gateway).toMatchObject({ write: [], read: [], groups: [] });
     expect(markdown).toContain('| group | `notifier.merchant-events` | Read, Describe |');
     expect(markdown).toContain('--allow-principal User:vault --operation Read --operation Describe --group "${KAFKA_GROUP_PREFIX}vault"');

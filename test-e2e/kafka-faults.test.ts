@@ -100,35 +100,57 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
     };
     const vaultReady = system.metricsUrls.vault.replace(/\/metrics$/, '/ready');
     const whileDown = { gateway: await readyOf(`${system.baseUrl}/ready`), vault: await readyOf(vaultReady) };
-    expect(whileDown.vault).toEqual({ status: 503, body: expect.objectContaining({ code: 'not_ready', detail: expect.stringContaining('the bus has not answered since the service started') }) });
+    expect(whileDown.vault).toEqual({
+      status: 503,
+      body: expect.objectContaining({ code: 'not_ready', detail: expect.stringContaining('the bus has not answered since the service started') }),
+    });
     expect(whileDown.gateway.status).toBe(503);
-    const token = (await client.expect(201, 'POST', '/tokens', { json: { card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' } }, headers: { 'Idempotency-Key': 'while-down' } })).json<{ id: string }>();
+    const token = (
+      await client.expect(201, 'POST', '/tokens', {
+        json: { card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' } },
+        headers: { 'Idempotency-Key': 'while-down' },
+      })
+    ).json<{ id: string }>();
     expect(await client.all('/events?type=token.created')).toEqual([]);
 
     await broker.start();
     admin = new Kafka({ clientId: 'fault-e2e-admin', brokers: [broker.brokers], logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
-    await client.waitUntil(async () => (await client.all('/events?type=token.created')).some((event) => event.data.token_id === token.id), SETTLE_MS, 'token.created of the token created while Kafka was down');
-    await client.waitUntil(async () => (await readyOf(vaultReady)).status === 200 && (await readyOf(`${system!.baseUrl}/ready`)).status === 200, SETTLE_MS, 'ready once Kafka answers');
+    await client.waitUntil(
+      async () => (await client.all('/events?type=token.created')).some((event) => event.data.token_id === token.id),
+      SETTLE_MS,
+      'token.created of the token created while Kafka was down',
+    );
+    await client.waitUntil(
+      async () => (await readyOf(vaultReady)).status === 200 && (await readyOf(`${system!.baseUrl}/ready`)).status === 200,
+      SETTLE_MS,
+      'ready once Kafka answers',
+    );
     const groupMembers = async (group: string) => {
       const { groups } = await admin!.describeGroups([`${prefix}${group}`]);
       return { state: groups[0]?.state, members: groups[0]?.members.length ?? 0 };
     };
     await client.waitUntil(
-      async () => (await groupMembers('payment-orchestrator.checkout-sessions')).members === 2 && (await groupMembers('notifier.merchant-events')).members === 2,
+      async () =>
+        (await groupMembers('payment-orchestrator.checkout-sessions')).members === 2 && (await groupMembers('notifier.merchant-events')).members === 2,
       SETTLE_MS,
       'two members in the orchestrator’s and the notifier’s groups',
     );
 
     // 2. The merchant: a webhook endpoint for payment events, and the initial payments the merchant-initiated ones follow.
-    const endpoint = (await client.expect(201, 'POST', '/webhook-endpoints', { json: { url: receiver.url, events: PAYMENT_EVENTS, description: 'fault receiver' } })).json<{ id: string }>();
+    const endpoint = (
+      await client.expect(201, 'POST', '/webhook-endpoints', { json: { url: receiver.url, events: PAYMENT_EVENTS, description: 'fault receiver' } })
+    ).json<{ id: string }>();
     // The other notifier learns of the new endpoint when its cached list of the merchant's endpoints expires
     // (WEBHOOK_ENDPOINT_CACHE_MS after it was loaded, at the latest): events it records before would have no
     // webhook. The bound is the cache's clock, not the machine's speed.
     await sleep(ENDPOINT_CACHE_MS + 250);
     const withCard = async (reference: string) => {
       const created = (
-        await client.expect(200, 'POST', '/payments/unscheduled', { json: { amount: 1999, currency_code: 'EUR', reference, source: { type: 'vaultline' } }, headers: { 'Idempotency-Key': reference } })
+        await client.expect(200, 'POST', '/payments/unscheduled', {
+          json: { amount: 1999, currency_code: 'EUR', reference, source: { type: 'vaultline' } },
+          headers: { 'Idempotency-Key': reference },
+        })
       ).json<PaymentView>();
       return created;
     };
@@ -147,9 +169,13 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
     const subsequent = async (initial: PaymentView, reference: string) => {
       for (let attempt = 0; ; attempt++) {
         const key = attempt === 0 ? reference : `${reference}-again-${attempt}`;
-        const answer = await client.send('POST', `/payments/unscheduled/${initial.id}/subsequent`, { json: { amount: 500, currency_code: 'EUR', reference }, headers: { 'Idempotency-Key': key } });
+        const answer = await client.send('POST', `/payments/unscheduled/${initial.id}/subsequent`, {
+          json: { amount: 500, currency_code: 'EUR', reference },
+          headers: { 'Idempotency-Key': key },
+        });
         if (answer.status === 200) return answer.json<PaymentView>();
-        if (answer.status !== 409 || answer.json<{ code?: string }>().code !== 'concurrent_modification' || attempt >= 10) throw new Error(`subsequent payment ${reference} answered ${answer.status}: ${answer.text}`);
+        if (answer.status !== 409 || answer.json<{ code?: string }>().code !== 'concurrent_modification' || attempt >= 10)
+          throw new Error(`subsequent payment ${reference} answered ${answer.status}: ${answer.text}`);
         concurrentModifications++;
       }
     };
@@ -184,10 +210,14 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
       const stoppedAt = Date.now();
       brokerStoppedAfter = created.length;
       // The notifiers consume nothing now; once every webhook they created is delivered, one is killed between deliveries.
-      await client.waitUntil(async () => {
-        const deliveries = await client.all<Delivery>(`/webhook-endpoints/${endpoint.id}/deliveries`);
-        return deliveries.every((delivery) => delivery.status === 'succeeded');
-      }, SETTLE_MS, 'the notifiers idle');
+      await client.waitUntil(
+        async () => {
+          const deliveries = await client.all<Delivery>(`/webhook-endpoints/${endpoint.id}/deliveries`);
+          return deliveries.every((delivery) => delivery.status === 'succeeded');
+        },
+        SETTLE_MS,
+        'the notifiers idle',
+      );
       await system!.kill('notifier', 1);
       notifierKilledAfter = created.length;
       await sleep(Math.max(0, BROKER_DOWN_MS - (Date.now() - stoppedAt)));
@@ -205,10 +235,14 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
     // Every payment captured, its events in the log and their webhooks at the receiver.
     const finals = new Map<string, PaymentView>();
     await client
-      .waitUntil(async () => {
-        for (const page of await client.all<PaymentView>('/payments')) if (page.status === 'captured') finals.set(page.id, page);
-        return created.every((payment) => finals.has(payment.id));
-      }, SETTLE_MS, 'every payment captured')
+      .waitUntil(
+        async () => {
+          for (const page of await client.all<PaymentView>('/payments')) if (page.status === 'captured') finals.set(page.id, page);
+          return created.every((payment) => finals.has(payment.id));
+        },
+        SETTLE_MS,
+        'every payment captured',
+      )
       .catch(() => undefined);
     const eventKeys = async () => new Set((await client.all('/events')).map((event) => `${event.type}/${String(event.data.payment_id)}`));
     const missingEvents = async () => {
@@ -221,14 +255,18 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
     let unwebhooked: string[] = [];
     let deliveries: Delivery[] = [];
     await client
-      .waitUntil(async () => {
-        deliveries = await client.all<Delivery>(`/webhook-endpoints/${endpoint.id}/deliveries`);
-        const received = new Set(receivedIds());
-        const delivered = new Set(deliveries.filter((delivery) => received.has(delivery.id)).map((delivery) => delivery.event_id));
-        const events = (await client.all('/events')).filter((event) => PAYMENT_EVENTS.includes(event.type));
-        unwebhooked = events.filter((event) => !delivered.has(event.id)).map((event) => `${event.type} ${event.id}`);
-        return unwebhooked.length === 0;
-      }, SETTLE_MS, 'every payment event’s webhook')
+      .waitUntil(
+        async () => {
+          deliveries = await client.all<Delivery>(`/webhook-endpoints/${endpoint.id}/deliveries`);
+          const received = new Set(receivedIds());
+          const delivered = new Set(deliveries.filter((delivery) => received.has(delivery.id)).map((delivery) => delivery.event_id));
+          const events = (await client.all('/events')).filter((event) => PAYMENT_EVENTS.includes(event.type));
+          unwebhooked = events.filter((event) => !delivered.has(event.id)).map((event) => `${event.type} ${event.id}`);
+          return unwebhooked.length === 0;
+        },
+        SETTLE_MS,
+        'every payment event’s webhook',
+      )
       .catch(() => undefined);
 
     const chargedTwice = async (client: CrashClient) => {
@@ -236,11 +274,13 @@ describeWithOwnKafka('the Kafka profile under faults', 'Kafka fault e2e', () => 
       for (const payment of [...created, ...initials]) {
         const transactions = (await client.expect(200, 'GET', `/payments/${payment.id}/transactions`)).json<{ data: TransactionView[] }>().data;
         const succeeded = (kind: TransactionView['kind']) => transactions.filter((t) => t.kind === kind && t.status === 'succeeded').length;
-        if (succeeded('authorization') > 1 || succeeded('capture') > 1) twice.push(`${payment.id}: ${transactions.map((t) => `${t.kind}:${t.status}`).join(',')}`);
+        if (succeeded('authorization') > 1 || succeeded('capture') > 1)
+          twice.push(`${payment.id}: ${transactions.map((t) => `${t.kind}:${t.status}`).join(',')}`);
       }
       // A request answered once but run twice (two payments for one merchant reference) charges twice as well.
       const references = new Map<string, number>();
-      for (const payment of await client.all<PaymentView>('/payments')) if (payment.reference) references.set(payment.reference, (references.get(payment.reference) ?? 0) + 1);
+      for (const payment of await client.all<PaymentView>('/payments'))
+        if (payment.reference) references.set(payment.reference, (references.get(payment.reference) ?? 0) + 1);
       for (const [reference, count] of references) if (count > 1) twice.push(`${count} payments for ${reference}`);
       return twice;
     };

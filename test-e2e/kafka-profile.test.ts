@@ -54,7 +54,8 @@ describeWithKafka('the Kafka profile (pnpm start:kafka) on provisioned topics', 
   it('when tokens are created through the gateway, then each token.created reaches the merchant event log and the merchant’s endpoint once, signed', async () => {
     const { secret } = await registerWebhookEndpoint(merchant, receiver.url, ['token.created']);
     const tokens: string[] = [];
-    for (let i = 0; i < 10; i++) tokens.push((await merchant.createToken({ number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' }, `kafka-${i}`)).id);
+    for (let i = 0; i < 10; i++)
+      tokens.push((await merchant.createToken({ number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' }, `kafka-${i}`)).id);
 
     await waitFor(async () => (await merchant.events<{ token_id: string }>('token.created')).length >= tokens.length, 60_000, 200);
     await waitFor(() => receiver.received.length >= tokens.length, 60_000, 100);
@@ -71,7 +72,10 @@ describeWithKafka('the Kafka profile (pnpm start:kafka) on provisioned topics', 
 
     for (const group of CONSUMER_GROUPS) {
       const described = groups.find((entry) => entry.groupId === `${prefix}${group.group}`);
-      const members = (described?.members ?? []).map((member) => ({ clientId: member.clientId, topics: [...(AssignerProtocol.MemberMetadata.decode(member.memberMetadata)?.topics ?? [])].sort() }));
+      const members = (described?.members ?? []).map((member) => ({
+        clientId: member.clientId,
+        topics: [...(AssignerProtocol.MemberMetadata.decode(member.memberMetadata)?.topics ?? [])].sort(),
+      }));
       expect({ group: group.group, state: described?.state, members }).toEqual({
         group: group.group,
         state: 'Stable',
@@ -84,7 +88,11 @@ describeWithKafka('the Kafka profile (pnpm start:kafka) on provisioned topics', 
     const scrape = async () => (await fetch(system!.metricsUrls.notifier)).text();
     await scrape(); // the first scrape starts the first measurement
     let last = await scrape();
-    await waitFor(async () => (last = await scrape()).includes('vaultline_bus_consumer_lag{service="notifier",group="notifier.merchant-events",topic="vault.tokens"}'), 60_000, 500);
+    await waitFor(
+      async () => (last = await scrape()).includes('vaultline_bus_consumer_lag{service="notifier",group="notifier.merchant-events",topic="vault.tokens"}'),
+      60_000,
+      500,
+    );
 
     expect(last).toMatch(/vaultline_bus_consumer_lag\{service="notifier",group="notifier\.merchant-events",topic="payments\.payments"\} \d+/);
   });

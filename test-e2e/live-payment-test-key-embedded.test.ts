@@ -9,13 +9,32 @@ import { PAYMENT_ENV, PaymentsApi, dayFromNow, sessionOf, submitCard, timeFromNo
  * account's credentials and puts the flow matrix: every one is refused or stays in test mode, the stand-in
  * receives nothing, and the next live monthly charge goes through on time.
  */
-const ADYEN = { api_key: 'AQE_e2e_live_adyen_key_5511', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
+const ADYEN = {
+  api_key: 'AQE_e2e_live_adyen_key_5511',
+  merchant_account: 'ShopECOM',
+  hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+};
 const DAY_MS = 86_400_000;
 
 /** Everything but Date keeps running on real time: the services' polling, sockets and timeouts are not the subject. */
-const REAL_TIMERS = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const REAL_TIMERS = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
-describe('a merchant\'s test key against its own live monthly payment on an Adyen stand-in', () => {
+describe("a merchant's test key against its own live monthly payment on an Adyen stand-in", () => {
   let adyen: AdyenStandIn;
   let running: RunningSystem;
   let merchant: MerchantOfBothModes;
@@ -44,22 +63,45 @@ describe('a merchant\'s test key against its own live monthly payment on an Adye
   });
 
   it('when a live processor account on the Adyen stand-in routes a live monthly payment, then the consumer pays, the stand-in charges the card and the payment is captured in live mode', async () => {
-    const created = await live.ok<{ id: string; livemode: boolean }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen live', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+    const created = await live.ok<{ id: string; livemode: boolean }>('POST', '/processor-accounts', {
+      json: { processor: 'adyen', name: 'Adyen live', credentials: ADYEN, settings: { base_url: adyen.baseUrl } },
+    });
     expect(created.livemode).toBe(true);
     account = created.id;
     // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
     adyen.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${account}`;
-    await live.ok('POST', '/flows', { json: { name: 'adyen-live', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account }, { kind: 'capture', processor: account }] } });
+    await live.ok('POST', '/flows', {
+      json: {
+        name: 'adyen-live',
+        capture_mode: 'automatic',
+        steps: [
+          { kind: 'authorization', processor: account },
+          { kind: 'capture', processor: account },
+        ],
+      },
+    });
     await live.ok('PUT', '/flow-matrix', { json: { default_flow: 'adyen-live', rules: [] } });
 
     const payment = await live.ok('POST', '/payments/recurring', {
-      json: { amount: 1499, currency_code: 'EUR', reference: 'subscription-live-1', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: dayFromNow(365) },
+      json: {
+        amount: 1499,
+        currency_code: 'EUR',
+        reference: 'subscription-live-1',
+        source: { type: 'vaultline' },
+        recurring_frequency: 30,
+        recurring_expiry: dayFromNow(365),
+      },
     });
     await submitCard(running.system.baseUrl, sessionOf(payment), ADYEN_TEST_CARDS.approved);
     initial = await live.until(payment.id, 'captured');
 
     expect(initial).toMatchObject({ livemode: true, flow: 'adyen-live', use_case: 'RECURRING', amount: { requested: 1499, authorized: 1499, captured: 1499 } });
-    expect(adyen.payments.at(-1)!.body).toMatchObject({ reference: payment.id, shopperInteraction: 'Ecommerce', recurringProcessingModel: 'Subscription', paymentMethod: { number: ADYEN_TEST_CARDS.approved } });
+    expect(adyen.payments.at(-1)!.body).toMatchObject({
+      reference: payment.id,
+      shopperInteraction: 'Ecommerce',
+      recurringProcessingModel: 'Subscription',
+      paymentMethod: { number: ADYEN_TEST_CARDS.approved },
+    });
     expect(adyen.payments.at(-1)!.headers['x-api-key']).toBe(ADYEN.api_key);
   });
 
@@ -79,7 +121,9 @@ describe('a merchant\'s test key against its own live monthly payment on an Adye
       params: { processor_account_id: account },
       json: { name: 'taken over', credentials: { ...ADYEN, api_key: 'AQE_attacker_key_0000' } },
     });
-    const testMatrix = await test.ok<{ livemode: boolean; version: number; default_flow: string }>('PUT', '/flow-matrix', { json: { default_flow: 'simulator_manual_capture', rules: [] } });
+    const testMatrix = await test.ok<{ livemode: boolean; version: number; default_flow: string }>('PUT', '/flow-matrix', {
+      json: { default_flow: 'simulator_manual_capture', rules: [] },
+    });
 
     expect(testMatrix).toMatchObject({ livemode: false, version: 1, default_flow: 'simulator_manual_capture' });
     expect(await live.ok('GET', '/flow-matrix')).toEqual(liveMatrix);
@@ -88,7 +132,7 @@ describe('a merchant\'s test key against its own live monthly payment on an Adye
     expect(received()).toEqual(before);
   });
 
-  it('when the next month comes, then the live key\'s monthly charge is refused before its day and goes through on time, merchant-initiated at the stand-in with the live account\'s own key', async () => {
+  it("when the next month comes, then the live key's monthly charge is refused before its day and goes through on time, merchant-initiated at the stand-in with the live account's own key", async () => {
     await live.refused(422, 'recurring_frequency_not_respected', 'POST', '/payments/recurring/{payment_id}/subsequent', {
       params: { payment_id: initial.id },
       json: { amount: 1499, currency_code: 'EUR', reference: 'subscription-live-2' },
@@ -103,9 +147,19 @@ describe('a merchant\'s test key against its own live monthly payment on an Adye
     });
     const captured = await live.until(next.id, 'captured');
 
-    expect(captured).toMatchObject({ livemode: true, use_case: 'SUBSEQUENT_RECURRING', initial_payment_id: initial.id, flow: 'adyen-live', amount: { captured: 1499 } });
+    expect(captured).toMatchObject({
+      livemode: true,
+      use_case: 'SUBSEQUENT_RECURRING',
+      initial_payment_id: initial.id,
+      flow: 'adyen-live',
+      amount: { captured: 1499 },
+    });
     const sent = adyen.payments.find((p) => p.body.reference === next.id)!;
-    expect(sent.body).toMatchObject({ shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription', paymentMethod: { number: ADYEN_TEST_CARDS.approved } });
+    expect(sent.body).toMatchObject({
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'Subscription',
+      paymentMethod: { number: ADYEN_TEST_CARDS.approved },
+    });
     expect(sent.body.paymentMethod).not.toHaveProperty('cvc');
     expect(sent.headers['x-api-key']).toBe(ADYEN.api_key);
   });

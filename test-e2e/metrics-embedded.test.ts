@@ -29,7 +29,11 @@ describe('metrics of the embedded profile', () => {
 
   it('when a token is created and its webhook delivered, then /metrics on METRICS_PORT shows RED by route pattern, bus, outbox and webhook series of each service, and the merchant port has no /metrics', async () => {
     receiver = await startWebhookReceiver();
-    system = await startEmbedded({ dataDir, port: 0, env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_PORT: '0' } });
+    system = await startEmbedded({
+      dataDir,
+      port: 0,
+      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_PORT: '0' },
+    });
     const merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
     const endpoint = await registerWebhookEndpoint(merchant, receiver.url, ['token.created']);
     const token = await merchant.createToken({ number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' });
@@ -39,7 +43,12 @@ describe('metrics of the embedded profile', () => {
     const url = system.metricsUrl as string;
     expect(new URL(url).hostname).toBe('127.0.0.1');
     const scrape = async () => (await fetch(url)).text();
-    await waitFor(async () => (await scrape()).includes(`vaultline_webhook_deliveries_total{service="notifier",endpoint="${endpointBucket(endpoint.id)}",outcome="delivered"} 1`), 5_000, 50);
+    await waitFor(
+      async () =>
+        (await scrape()).includes(`vaultline_webhook_deliveries_total{service="notifier",endpoint="${endpointBucket(endpoint.id)}",outcome="delivered"} 1`),
+      5_000,
+      50,
+    );
     const text = await scrape();
 
     expect(text).toContain('vaultline_http_requests_total{service="gateway",method="POST",route="/tokens*",status="201"} 1');

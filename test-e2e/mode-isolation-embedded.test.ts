@@ -17,7 +17,11 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
  * processor. Both modes pay on an Adyen stand-in of their own (the simulator serves test mode only), so
  * a capture or a subsequent payment that slipped through would show as a request at the stand-in.
  */
-const ADYEN = { api_key: 'AQE_e2e_mode_isolation_0042', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
+const ADYEN = {
+  api_key: 'AQE_e2e_mode_isolation_0042',
+  merchant_account: 'ShopECOM',
+  hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+};
 const MODES: Mode[] = ['test', 'live'];
 const other = (mode: Mode): Mode => (mode === 'test' ? 'live' : 'test');
 
@@ -93,7 +97,12 @@ const table: ResourceRow[] = [
       { method: 'GET', path: (t) => `/tokens/${t.token}` },
       { method: 'DELETE', path: (t) => `/tokens/${t.token}` },
       // Forward with the other mode's token: the vault is asked for it in the prober's mode.
-      { method: 'POST', path: () => '/forward', json: ADYEN_BODY, headers: (t, destination) => ({ 'X-SERVICE-TOKEN': t.token, 'X-DESTINATION-URL': destination }) },
+      {
+        method: 'POST',
+        path: () => '/forward',
+        json: ADYEN_BODY,
+        headers: (t, destination) => ({ 'X-SERVICE-TOKEN': t.token, 'X-DESTINATION-URL': destination }),
+      },
     ],
   },
   { resource: 'import job', ownerRead: (i) => `/tokens/imports/${i.importJob}`, attempts: [{ method: 'GET', path: (t) => `/tokens/imports/${t.importJob}` }] },
@@ -125,7 +134,11 @@ const table: ResourceRow[] = [
     ownerRead: (i) => `/processor-accounts/${i.account}`,
     attempts: [
       { method: 'GET', path: (t) => `/processor-accounts/${t.account}` },
-      { method: 'PATCH', path: (t) => `/processor-accounts/${t.account}`, json: { name: 'taken over', credentials: { ...ADYEN, api_key: 'AQE_taken_over_9999' } } },
+      {
+        method: 'PATCH',
+        path: (t) => `/processor-accounts/${t.account}`,
+        json: { name: 'taken over', credentials: { ...ADYEN, api_key: 'AQE_taken_over_9999' } },
+      },
       { method: 'DELETE', path: (t) => `/processor-accounts/${t.account}` },
       // A flow of the prober's mode naming the other mode's account: refused as for an account that does not exist.
       {
@@ -142,20 +155,36 @@ const table: ResourceRow[] = [
     attempts: [
       { method: 'GET', path: (t) => `/flows/${t.flow}` },
       // The prober's matrix naming the other mode's flow: refused as for a flow that does not exist.
-      { method: 'PUT', path: () => '/flow-matrix', jsonOf: (t) => ({ default_flow: t.flow, rules: [] }), asUnknown: () => ({ path: '/flow-matrix', json: { default_flow: 'no-such-flow', rules: [] } }) },
+      {
+        method: 'PUT',
+        path: () => '/flow-matrix',
+        jsonOf: (t) => ({ default_flow: t.flow, rules: [] }),
+        asUnknown: () => ({ path: '/flow-matrix', json: { default_flow: 'no-such-flow', rules: [] } }),
+      },
       {
         method: 'PUT',
         path: () => '/flow-matrix',
         jsonOf: (t, own) => ({ default_flow: own.flow, rules: [{ name: 'theirs', when: { currency_code: ['EUR'] }, flow: t.flow }] }),
-        asUnknown: (_t, own) => ({ path: '/flow-matrix', json: { default_flow: own.flow, rules: [{ name: 'theirs', when: { currency_code: ['EUR'] }, flow: 'no-such-flow' }] } }),
+        asUnknown: (_t, own) => ({
+          path: '/flow-matrix',
+          json: { default_flow: own.flow, rules: [{ name: 'theirs', when: { currency_code: ['EUR'] }, flow: 'no-such-flow' }] },
+        }),
       },
     ],
   },
   { resource: 'one-off payment (authorized, manual capture)', ownerRead: (i) => `/payments/${i.oneOff}`, attempts: paymentAttempts((i) => i.oneOff) },
   { resource: 'initial recurring payment (stored credentials)', ownerRead: (i) => `/payments/${i.recurring}`, attempts: paymentAttempts((i) => i.recurring) },
-  { resource: 'initial unscheduled payment (stored credentials)', ownerRead: (i) => `/payments/${i.unscheduled}`, attempts: paymentAttempts((i) => i.unscheduled) },
+  {
+    resource: 'initial unscheduled payment (stored credentials)',
+    ownerRead: (i) => `/payments/${i.unscheduled}`,
+    attempts: paymentAttempts((i) => i.unscheduled),
+  },
   { resource: 'subsequent payment', ownerRead: (i) => `/payments/${i.subsequent}`, attempts: paymentAttempts((i) => i.subsequent) },
-  { resource: 'earlier-interface payment (mandate first)', ownerRead: (i) => `/payments/${i.mandatePayment}`, attempts: paymentAttempts((i) => i.mandatePayment) },
+  {
+    resource: 'earlier-interface payment (mandate first)',
+    ownerRead: (i) => `/payments/${i.mandatePayment}`,
+    attempts: paymentAttempts((i) => i.mandatePayment),
+  },
   {
     resource: 'customer',
     ownerRead: (i) => `/customers/${i.customer}`,
@@ -187,13 +216,32 @@ const table: ResourceRow[] = [
 ];
 
 function accountFlow(name: string, account: string) {
-  return { name, capture_mode: 'manual', steps: [{ kind: 'authorization', processor: account }, { kind: 'capture', processor: account }] };
+  return {
+    name,
+    capture_mode: 'manual',
+    steps: [
+      { kind: 'authorization', processor: account },
+      { kind: 'capture', processor: account },
+    ],
+  };
 }
 
 /** The list routes of a mode: none of the other mode's ids may be on their pages. */
-const lists = (own: Ids) => ['/tokens', '/tokens/imports', '/webhook-endpoints', `/webhook-endpoints/${own.endpoint}/deliveries`, '/events', '/payments', '/customers', `/customers/${own.customer}/payment-methods`, '/flows', '/flow-matrix', '/processor-accounts'];
+const lists = (own: Ids) => [
+  '/tokens',
+  '/tokens/imports',
+  '/webhook-endpoints',
+  `/webhook-endpoints/${own.endpoint}/deliveries`,
+  '/events',
+  '/payments',
+  '/customers',
+  `/customers/${own.customer}/payment-methods`,
+  '/flows',
+  '/flow-matrix',
+  '/processor-accounts',
+];
 
-describe('mode isolation: a merchant\'s key of one mode tries every id of the other mode', () => {
+describe("mode isolation: a merchant's key of one mode tries every id of the other mode", () => {
   let running: RunningSystem;
   let merchant: MerchantOfBothModes;
   let forwardStandIns: DestinationStandIns;
@@ -219,34 +267,60 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
     const endpoint = await ownerCall<{ id: string }>(mode, 'POST', '/webhook-endpoints', { url: receivers[mode].url });
     const token = await ownerCall<{ id: string }>(mode, 'POST', '/tokens', { card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' } });
     const importJob = await startImport(keyOf(mode), `sk_${mode}_mode_isolation_platform`);
-    const account = await ownerCall<{ id: string }>(mode, 'POST', '/processor-accounts', { processor: 'adyen', name: `${mode} adyen`, credentials: ADYEN, settings: { base_url: adyen[mode].baseUrl } });
+    const account = await ownerCall<{ id: string }>(mode, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: `${mode} adyen`,
+      credentials: ADYEN,
+      settings: { base_url: adyen[mode].baseUrl },
+    });
     const flow = `${mode}-adyen-manual`;
     await ownerCall(mode, 'POST', '/flows', accountFlow(flow, account.id));
     await ownerCall(mode, 'PUT', '/flow-matrix', { default_flow: flow, rules: [] });
 
     const paid = async (path: string, body: Record<string, unknown>): Promise<PaymentView> => {
-      const created = await ownerCall<PaymentView>(mode, 'POST', path, { amount: 1000, currency_code: 'EUR', reference: `${mode}-${path.split('/').at(-1)}`, source: { type: 'vaultline' }, ...body });
+      const created = await ownerCall<PaymentView>(mode, 'POST', path, {
+        amount: 1000,
+        currency_code: 'EUR',
+        reference: `${mode}-${path.split('/').at(-1)}`,
+        source: { type: 'vaultline' },
+        ...body,
+      });
       await submitCard(running.system.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
       return api.until(created.id, 'authorized');
     };
     const oneOff = await paid('/payments/one-off', {});
     const recurring = await paid('/payments/recurring', { recurring_frequency: 30, recurring_expiry: dayFromNow(365) });
     const unscheduled = await paid('/payments/unscheduled', {});
-    const subsequent = await ownerCall<PaymentView>(mode, 'POST', `/payments/unscheduled/${unscheduled.id}/subsequent`, { amount: 500, currency_code: 'EUR', reference: `${mode}-subsequent` });
+    const subsequent = await ownerCall<PaymentView>(mode, 'POST', `/payments/unscheduled/${unscheduled.id}/subsequent`, {
+      amount: 500,
+      currency_code: 'EUR',
+      reference: `${mode}-subsequent`,
+    });
     await api.until(subsequent.id, 'authorized');
 
     const customer = await ownerCall<{ id: string }>(mode, 'POST', '/customers', { name: `${mode} customer` });
     const stored = async (body: Record<string, unknown>): Promise<{ payment: string; method: string }> => {
-      const created = await ownerCall<{ id: string; action_requirement: { session_id: string } }>(mode, 'POST', '/payments', { amount: 1000, currency_code: 'EUR', confirm: true, ...body });
+      const created = await ownerCall<{ id: string; action_requirement: { session_id: string } }>(mode, 'POST', '/payments', {
+        amount: 1000,
+        currency_code: 'EUR',
+        confirm: true,
+        ...body,
+      });
       await submitCard(running.system.baseUrl, created.action_requirement.session_id, ADYEN_TEST_CARDS.approved);
-      const method = await waitFor(async () => (await keyOf(mode).call('GET', `/payments/${created.id}`)).json<{ payment_method: { id?: string } | null }>().payment_method?.id ?? null, 15_000);
+      const method = await waitFor(
+        async () => (await keyOf(mode).call('GET', `/payments/${created.id}`)).json<{ payment_method: { id?: string } | null }>().payment_method?.id ?? null,
+        15_000,
+      );
       return { payment: created.id, method };
     };
     const card = await stored({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } });
     const mandate = await stored(firstPaymentBody(customer.id));
     await importWhenStopped(keyOf(mode), importJob.id);
 
-    const delivery = await waitFor(async () => (await keyOf(mode).call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ data: Array<{ id: string }> }>().data[0]?.id ?? null, 15_000);
+    const delivery = await waitFor(
+      async () => (await keyOf(mode).call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ data: Array<{ id: string }> }>().data[0]?.id ?? null,
+      15_000,
+    );
     const [event] = await keyOf(mode).events('token.created');
     return {
       token: token.id,
@@ -281,7 +355,9 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
 
   /** Requests received by every processor (authorisations, captures: one notification each, cancels) and forward destination so far. */
   const sentToProcessors = () => ({
-    ...Object.fromEntries(MODES.map((mode) => [mode, { payments: adyen[mode].payments.length, captures: adyen[mode].notifications.length, cancels: adyen[mode].cancels.length }])),
+    ...Object.fromEntries(
+      MODES.map((mode) => [mode, { payments: adyen[mode].payments.length, captures: adyen[mode].notifications.length, cancels: adyen[mode].cancels.length }]),
+    ),
     forward: forwardStandIns.adyen.received.length,
   });
 
@@ -295,7 +371,11 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
       {
         ...PAYMENT_ENV,
         ...forwardStandIns.forwarderEnv,
-        FORWARD_EXTRA_DESTINATIONS: [forwardStandIns.forwarderEnv.FORWARD_EXTRA_DESTINATIONS, `${adyen.test.baseUrl}/v69/payments`, `${adyen.live.baseUrl}/v69/payments`].join(','),
+        FORWARD_EXTRA_DESTINATIONS: [
+          forwardStandIns.forwarderEnv.FORWARD_EXTRA_DESTINATIONS,
+          `${adyen.test.baseUrl}/v69/payments`,
+          `${adyen.live.baseUrl}/v69/payments`,
+        ].join(','),
         PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
         // Some 400 (route, id) pairs in a burst: the edge's per-key bucket is not the subject here.
         RATE_LIMIT_PER_SECOND: '100000',
@@ -312,21 +392,28 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
     for (const mode of MODES) await Promise.all([adyen[mode]?.stop(), receivers[mode]?.stop()]);
   });
 
-  it.each(MODES)('when the %s key lists tokens, imports, endpoints, deliveries, events, payments, customers, payment methods, flows, the flow matrix and processor accounts, then none of the other mode\'s ids or flow names is on them', async (mode) => {
-    const theirs = ids[other(mode)];
-    const seen: Array<{ list: string; ids: string[] }> = [];
-    for (const list of lists(ids[mode])) {
-      const page = await keyOf(mode).call('GET', `${list}${list === '/flow-matrix' || list === '/flows' || list === '/processor-accounts' ? '' : '?limit=100'}`);
-      expect({ list, status: page.status }).toEqual({ list, status: 200 });
-      seen.push({ list, ids: Object.values(theirs).filter((id) => page.text.includes(id)) });
-    }
-    expect(seen.filter((list) => list.ids.length > 0)).toEqual([]);
-  });
+  it.each(MODES)(
+    "when the %s key lists tokens, imports, endpoints, deliveries, events, payments, customers, payment methods, flows, the flow matrix and processor accounts, then none of the other mode's ids or flow names is on them",
+    async (mode) => {
+      const theirs = ids[other(mode)];
+      const seen: Array<{ list: string; ids: string[] }> = [];
+      for (const list of lists(ids[mode])) {
+        const page = await keyOf(mode).call(
+          'GET',
+          `${list}${list === '/flow-matrix' || list === '/flows' || list === '/processor-accounts' ? '' : '?limit=100'}`,
+        );
+        expect({ list, status: page.status }).toEqual({ list, status: 200 });
+        seen.push({ list, ids: Object.values(theirs).filter((id) => page.text.includes(id)) });
+      }
+      expect(seen.filter((list) => list.ids.length > 0)).toEqual([]);
+    },
+  );
 
   it('when each key names every id of the other mode on every route that takes one, then the answer is 404 problem+json (or, for an id in a body, what a never-made id gets), nothing changed and nothing reached a processor', async () => {
     const before = { test: await ownerView('test'), live: await ownerView('live') };
     // The ids are real: each owner reads every one of them (so the other key's 404 means something).
-    for (const mode of MODES) expect(table.map((row) => [row.resource, before[mode][row.resource]!.slice(0, 3)])).toEqual(table.map((row) => [row.resource, '200']));
+    for (const mode of MODES)
+      expect(table.map((row) => [row.resource, before[mode][row.resource]!.slice(0, 3)])).toEqual(table.map((row) => [row.resource, '200']));
     const sentBefore = sentToProcessors();
     const answers: Array<ProbeAnswer & { expected: { status: number; code: string | null } | null }> = [];
     const routes = idRoutesOfDocument();
@@ -340,7 +427,10 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
           if (attempt.testClock && mode !== 'test') continue;
           const json = attempt.jsonOf ? attempt.jsonOf(theirs, own) : attempt.json;
           const headers = { ...attempt.headers?.(theirs, forwardStandIns.adyen.url), ...(attempt.testClock ? { 'X-Test-Now': timeFromNow(61) } : {}) };
-          const answer = await probe(prober, `${other(mode)} ${row.resource}`, attempt.method, attempt.path(theirs, own), { ...(json === undefined ? {} : { json }), headers });
+          const answer = await probe(prober, `${other(mode)} ${row.resource}`, attempt.method, attempt.path(theirs, own), {
+            ...(json === undefined ? {} : { json }),
+            headers,
+          });
           let expected: { status: number; code: string | null } | null = null;
           if (attempt.asUnknown) {
             const unknown = attempt.asUnknown(theirs, own);
@@ -367,8 +457,15 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
       `mode isolation: ${answers.length} (route, id) pairs probed across modes, both directions (${fromTable} from the table of ${table.length} resources, ` +
         `${byDocument} from ${routes.length} routes of the document × ${Object.keys(ids.test).length} ids × 2 modes), ${answers.filter((a) => a.status === 404).length} answered 404`,
     );
-    console.log(`answers to an id of the other mode in a body, beside a never-made one's: ${answers.filter((a) => a.expected).map((a) => `${a.route} → ${a.status} ${a.code}`).join('; ')}`);
-    const wrong = answers.filter((a) => (a.expected ? a.status !== a.expected.status || a.code !== a.expected.code || a.status < 400 : a.status !== 404 || !a.problem));
+    console.log(
+      `answers to an id of the other mode in a body, beside a never-made one's: ${answers
+        .filter((a) => a.expected)
+        .map((a) => `${a.route} → ${a.status} ${a.code}`)
+        .join('; ')}`,
+    );
+    const wrong = answers.filter((a) =>
+      a.expected ? a.status !== a.expected.status || a.code !== a.expected.code || a.status < 400 : a.status !== 404 || !a.problem,
+    );
     expect(wrong).toEqual([]);
     expect(sentToProcessors()).toEqual(sentBefore);
     expect({ test: await ownerView('test'), live: await ownerView('live') }).toEqual(before);
@@ -402,9 +499,11 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
     }
   });
 
-  it.each(MODES)('when the %s key puts its flow matrix, then only its own mode\'s matrix changes: the other mode\'s reads as before', async (mode) => {
+  it.each(MODES)("when the %s key puts its flow matrix, then only its own mode's matrix changes: the other mode's reads as before", async (mode) => {
     const theirs = (await keyOf(other(mode)).call('GET', '/flow-matrix')).text;
-    const put = await keyOf(mode).call('PUT', '/flow-matrix', { json: { default_flow: ids[mode].flow, rules: [{ name: 'big', when: { amount_gte: 100_000 }, flow: ids[mode].flow }] } });
+    const put = await keyOf(mode).call('PUT', '/flow-matrix', {
+      json: { default_flow: ids[mode].flow, rules: [{ name: 'big', when: { amount_gte: 100_000 }, flow: ids[mode].flow }] },
+    });
 
     expect(put.status).toBe(200);
     expect(put.json()).toMatchObject({ livemode: mode === 'live', default_flow: ids[mode].flow, rules: [{ name: 'big' }] });

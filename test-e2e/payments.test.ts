@@ -28,7 +28,10 @@ const ADYEN = { api_key: 'AQE_e2e_adyen_key_5521', merchant_account: 'ShopECOM',
 type Profile = RunningProfile;
 
 /** The embedded profile (one process, SQLite bus), the local one (a process per service, Redis Streams) and the Kafka one; `env` adds to PAYMENT_ENV. */
-const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = profilesWithKafka('payments e2e').map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
+const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = profilesWithKafka('payments e2e').map(([name, start]) => [
+  name,
+  (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-'),
+]);
 
 /**
  * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a
@@ -91,19 +94,35 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect(captured).toMatchObject({
         amount: { requested: 1999, authorized: 1999, captured: 1999 },
         flow: 'simulator_auto_capture',
-        source: { type: 'card', masked_account_number: '424242******4242', pan_type: 'FPAN', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' },
+        source: {
+          type: 'card',
+          masked_account_number: '424242******4242',
+          pan_type: 'FPAN',
+          expiry_month: 12,
+          expiry_year: 2034,
+          cardholder_name: 'Ada Lovelace',
+        },
       });
       await page.getByRole('link', { name: 'Return to the shop' }).click();
       await page.waitForURL(`${shop.url}/orders/1001?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=captured`);
       await page.close();
 
-      const types = await waitFor(() => {
-        const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
-        return seen.includes('payment.captured') && seen.includes('payment.processing') ? seen : null;
-      }, 20_000, 50);
+      const types = await waitFor(
+        () => {
+          const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
+          return seen.includes('payment.captured') && seen.includes('payment.processing') ? seen : null;
+        },
+        20_000,
+        50,
+      );
       expect(types).not.toContain('payment.authorized'); // automatic capture skips authorized
       const capturedHook = webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.captured')!;
-      expect(capturedHook.data).toMatchObject({ payment_id: created.id, status: 'captured', amount: { requested: 1999, captured: 1999 }, currency_code: 'EUR' });
+      expect(capturedHook.data).toMatchObject({
+        payment_id: created.id,
+        status: 'captured',
+        amount: { requested: 1999, captured: 1999 },
+        currency_code: 'EUR',
+      });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'capture:succeeded']);
       const newest = await api.ok<{ data: PaymentView[]; has_more: boolean }>('GET', '/payments', { query: 'limit=1' });
       expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
@@ -112,8 +131,15 @@ describe('payments through the gateway, from create to the outcome', () => {
     it('when the consumer enters a declined card (4000000000000002) in Chromium, then the page says so in words and takes another card, which is captured; each attempt a transaction, payment.attempt_failed then payment.captured', async () => {
       const created = await initial('/payments/one-off', { reference: 'order-1002' });
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
-      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 0002 did not work', detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.' });
-      expect(await api.get(created.id)).toMatchObject({ status: 'processing', attempts: 1, last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
+      expect(await anotherCardOffered(page)).toEqual({
+        title: 'The card •••• 0002 did not work',
+        detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.',
+      });
+      expect(await api.get(created.id)).toMatchObject({
+        status: 'processing',
+        attempts: 1,
+        last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' },
+      });
       await typeCardAndPay(page, SIMULATOR_CARDS.approved);
       await outcomeShown(page, 'Payment successful');
       await page.close();
@@ -123,13 +149,20 @@ describe('payments through the gateway, from create to the outcome', () => {
         ['authorization', 'succeeded', null, 2],
         ['capture', 'succeeded', null, 2],
       ]);
-      const types = await waitFor(() => {
-        const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
-        return seen.includes('payment.captured') ? seen : null;
-      }, 20_000, 50);
+      const types = await waitFor(
+        () => {
+          const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
+          return seen.includes('payment.captured') ? seen : null;
+        },
+        20_000,
+        50,
+      );
       expect(types).toEqual(expect.arrayContaining(['payment.processing', 'payment.attempt_failed', 'payment.captured']));
       expect(types).not.toContain('payment.failed');
-      expect(webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.attempt_failed')?.data).toMatchObject({ status: 'processing', attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
+      expect(webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.attempt_failed')?.data).toMatchObject({
+        status: 'processing',
+        attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' },
+      });
     }, 120_000);
 
     it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {
@@ -174,7 +207,12 @@ describe('payments through the gateway, from create to the outcome', () => {
       const answer = await subsequent('unscheduled', first.id, { amount: 500, reference: 'top-up-2' });
       expect(answer.status).toBe(200);
       const second = answer.json<PaymentView>();
-      expect(second).toMatchObject({ use_case: 'SUBSEQUENT_UNSCHEDULED', initial_payment_id: first.id, credential_id: first.credential_id, source: { masked_account_number: '424242******4242' } });
+      expect(second).toMatchObject({
+        use_case: 'SUBSEQUENT_UNSCHEDULED',
+        initial_payment_id: first.id,
+        credential_id: first.credential_id,
+        source: { masked_account_number: '424242******4242' },
+      });
       expect(await api.until(second.id, 'captured')).toMatchObject({ amount: { requested: 500, captured: 500 } });
 
       const tooMuch = await subsequent('unscheduled', first.id, { amount: 2000 });
@@ -192,12 +230,17 @@ describe('payments through the gateway, from create to the outcome', () => {
     });
 
     it('when the flow matrix sends manual- references to simulator_manual_capture, then such a payment stops at authorized and a partial capture completes to captured with amount.captured', async () => {
-      const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
+      const matrix = {
+        default_flow: 'simulator_auto_capture',
+        rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+      };
       const flows = await api.ok<{ data: Array<{ name: string; capture_mode: string }> }>('GET', '/flows');
       expect(flows.data).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'simulator_manual_capture', capture_mode: 'manual' })]));
       const stored = await api.ok<{ version: number }>('PUT', '/flow-matrix', { json: matrix });
       expect(await api.ok('GET', '/flow-matrix')).toMatchObject({ ...matrix, version: stored.version });
-      expect(await api.ok('POST', '/flow-matrix/explain', { json: { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-7' } })).toMatchObject({
+      expect(
+        await api.ok('POST', '/flow-matrix/explain', { json: { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-7' } }),
+      ).toMatchObject({
         flow: 'simulator_manual_capture',
         rule: 'manual-for-orders',
         matrix_version: stored.version,
@@ -212,9 +255,17 @@ describe('payments through the gateway, from create to the outcome', () => {
         params: { payment_id: created.id },
         json: { reference: 'manual-order-7-shipment-1', amount: 3000, currency_code: 'EUR' },
       });
-      expect(capturing).toMatchObject({ status: 'capturing', amount: { requested: 5000, authorized: 5000 }, flow: 'simulator_manual_capture', use_case: 'ONE_OFF' });
+      expect(capturing).toMatchObject({
+        status: 'capturing',
+        amount: { requested: 5000, authorized: 5000 },
+        flow: 'simulator_manual_capture',
+        use_case: 'ONE_OFF',
+      });
       expect(await api.until(created.id, 'captured')).toMatchObject({ amount: { requested: 5000, authorized: 5000, captured: 3000 } });
-      await api.refused(409, 'already_captured', 'POST', '/payments/{payment_id}/capture', { params: { payment_id: created.id }, json: { reference: 'again' } });
+      await api.refused(409, 'already_captured', 'POST', '/payments/{payment_id}/capture', {
+        params: { payment_id: created.id },
+        json: { reference: 'again' },
+      });
       await waitFor(() => webhooksOf(secret, created.id).some((payload) => payload.type === 'payment.authorized'), 10_000, 50);
     });
 
@@ -250,7 +301,11 @@ describe('payments through the gateway, from create to the outcome', () => {
 
       const tried = await subsequent('unscheduled', first.id, { amount: 1000, reference: 'mit-3ri-3', authentication_preference: 'TRY_3RI' });
       const captured = await api.until(tried.json<PaymentView>().id, 'captured');
-      expect((await api.transactions(captured.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ri:failed', 'authorization:succeeded', 'capture:succeeded']);
+      expect((await api.transactions(captured.id)).map((t) => `${t.kind}:${t.status}`)).toEqual([
+        'authentication_3ri:failed',
+        'authorization:succeeded',
+        'capture:succeeded',
+      ]);
     });
 
     it('when a live key sends X-Test-Now, then the gateway refuses it with 422 test_clock_not_allowed; without it, a live payment on the simulator is refused simulator_not_allowed_in_live_mode', async () => {
@@ -262,21 +317,44 @@ describe('payments through the gateway, from create to the outcome', () => {
         headers: { 'X-Test-Now': timeFromNow(31) },
       });
       await live.refused(422, 'test_clock_not_allowed', 'GET', '/payments', { headers: { 'X-Test-Now': timeFromNow(31) } });
-      await live.refused(422, 'simulator_not_allowed_in_live_mode', 'POST', '/payments/one-off', { json: { amount: 100, currency_code: 'EUR', source: { type: 'vaultline' } } });
+      await live.refused(422, 'simulator_not_allowed_in_live_mode', 'POST', '/payments/one-off', {
+        json: { amount: 100, currency_code: 'EUR', source: { type: 'vaultline' } },
+      });
     });
 
     // Last in the profile: it adds a flow (the listing above counts them) and changes the flow matrix.
-    it('when the flow matrix routes adyen- references to a flow on an Adyen processor account, then the payment goes through the forwarder to Adyen\'s stand-in with the real card and is captured', async () => {
-      const account = await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen EU', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+    it("when the flow matrix routes adyen- references to a flow on an Adyen processor account, then the payment goes through the forwarder to Adyen's stand-in with the real card and is captured", async () => {
+      const account = await api.ok<{ id: string }>('POST', '/processor-accounts', {
+        json: { processor: 'adyen', name: 'Adyen EU', credentials: ADYEN, settings: { base_url: adyen.baseUrl } },
+      });
       // Adyen notifies the account's endpoint (its CAPTURE confirms the automatic capture), through the gateway.
       adyen.webhookUrl = `${profile.baseUrl}/processor-notifications/adyen/${account.id}`;
-      await api.ok('POST', '/flows', { json: { name: 'adyen-eu', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] } });
-      await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'adyen-orders', when: { reference_prefix: 'adyen-' }, flow: 'adyen-eu' }] } });
+      await api.ok('POST', '/flows', {
+        json: {
+          name: 'adyen-eu',
+          capture_mode: 'automatic',
+          steps: [
+            { kind: 'authorization', processor: account.id },
+            { kind: 'capture', processor: account.id },
+          ],
+        },
+      });
+      await api.ok('PUT', '/flow-matrix', {
+        json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'adyen-orders', when: { reference_prefix: 'adyen-' }, flow: 'adyen-eu' }] },
+      });
       const created = await initial('/payments/one-off', { amount: 4200, reference: `adyen-order-${name.slice(0, 5)}` });
       await submitCard(profile.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
-      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200, capturable: 0 } });
+      expect(await api.until(created.id, 'captured')).toMatchObject({
+        flow: 'adyen-eu',
+        amount: { requested: 4200, authorized: 4200, captured: 4200, capturable: 0 },
+      });
       const sent = adyen.payments.find((p) => p.body.reference === created.id)!;
-      expect(sent.body).toMatchObject({ merchantAccount: ADYEN.merchant_account, shopperInteraction: 'Ecommerce', amount: { value: 4200, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC } });
+      expect(sent.body).toMatchObject({
+        merchantAccount: ADYEN.merchant_account,
+        shopperInteraction: 'Ecommerce',
+        amount: { value: 4200, currency: 'EUR' },
+        paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC },
+      });
       expect(sent.headers['idempotency-key']).toBe(`${created.id}:authorization`);
       expect((await api.transactions(created.id)).map((t) => [t.processor, t.kind, t.status])).toEqual([
         [account.id, 'authorization', 'succeeded'],
@@ -285,4 +363,3 @@ describe('payments through the gateway, from create to the outcome', () => {
     });
   });
 });
-

@@ -47,13 +47,21 @@ describe('processor notifications from unauthenticated senders, embedded profile
 
   async function rejected(processor: string, reason: string): Promise<number> {
     const text = await (await fetch(running.system.metricsUrl as string)).text();
-    const line = text.split('\n').find((l) => l.startsWith('vaultline_processor_notifications_rejected_total{') && l.includes(`processor="${processor}"`) && l.includes(`reason="${reason}"`));
+    const line = text
+      .split('\n')
+      .find(
+        (l) => l.startsWith('vaultline_processor_notifications_rejected_total{') && l.includes(`processor="${processor}"`) && l.includes(`reason="${reason}"`),
+      );
     return line ? Number(line.split(' ').at(-1)) : 0;
   }
 
-  it('when unsigned bodies arrive (1,100 Adyen items, 100 Adyen items, a Checkout.com webhook), then 413, [accepted] and 401, each refusal counted and none stored; past the sender\'s burst the gateway passes on 429 rate_limited with Retry-After', async () => {
+  it("when unsigned bodies arrive (1,100 Adyen items, 100 Adyen items, a Checkout.com webhook), then 413, [accepted] and 401, each refusal counted and none stored; past the sender's burst the gateway passes on 429 rate_limited with Retry-After", async () => {
     const huge = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenNotification(1_100));
-    expect([huge.status, huge.headers.get('content-type'), ((await huge.json()) as { code: string }).code]).toEqual([413, expect.stringContaining('application/problem+json'), 'too_many_notification_items']);
+    expect([huge.status, huge.headers.get('content-type'), ((await huge.json()) as { code: string }).code]).toEqual([
+      413,
+      expect.stringContaining('application/problem+json'),
+      'too_many_notification_items',
+    ]);
 
     const forged = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenNotification(100));
     expect([forged.status, await forged.text()]).toEqual([200, '[accepted]']);
@@ -62,7 +70,9 @@ describe('processor notifications from unauthenticated senders, embedded profile
     const unsigned = await post(`/processor-notifications/checkout/${checkoutAccount}`, webhook.rawBody, { 'cko-signature': webhook.signature });
     expect(unsigned.status).toBe(401);
 
-    expect([await rejected('adyen', 'too_many_items'), await rejected('adyen', 'invalid_signature'), await rejected('checkout', 'invalid_signature')]).toEqual([1, 100, 1]);
+    expect([await rejected('adyen', 'too_many_items'), await rejected('adyen', 'invalid_signature'), await rejected('checkout', 'invalid_signature')]).toEqual([
+      1, 100, 1,
+    ]);
     expect(await storedNotifications()).toBe(0);
 
     const answers: number[] = [];

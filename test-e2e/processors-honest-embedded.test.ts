@@ -3,7 +3,12 @@ import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../servi
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
-import { STRIPE_ACCOUNT_DEFAULT_VERSION, STRIPE_TEST_CARDS, startStripeStandIn, type StripeStandIn } from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
+import {
+  STRIPE_ACCOUNT_DEFAULT_VERSION,
+  STRIPE_TEST_CARDS,
+  startStripeStandIn,
+  type StripeStandIn,
+} from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
 import { startWebhookReceiver, verifiedPaymentWebhooks, type WebhookReceiver } from './support/webhook-receiver';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
@@ -34,7 +39,12 @@ describe('processors kept honest, through the gateway (embedded profile)', () =>
       startWebhookReceiver(),
     ]);
     running = await startSystem(
-      { ...PAYMENT_ENV, FORWARD_HTTPS_ONLY: 'false', FORWARD_EXTRA_DESTINATIONS: [`${stripe.baseUrl}/v1/payment_intents`, `${adyen.baseUrl}/v69/payments`].join(','), PROCESSOR_ALLOW_PRIVATE_URLS: 'true' },
+      {
+        ...PAYMENT_ENV,
+        FORWARD_HTTPS_ONLY: 'false',
+        FORWARD_EXTRA_DESTINATIONS: [`${stripe.baseUrl}/v1/payment_intents`, `${adyen.baseUrl}/v69/payments`].join(','),
+        PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+      },
       'vaultline-honest-',
     );
     api = new PaymentsApi(running.merchant);
@@ -46,16 +56,29 @@ describe('processors kept honest, through the gateway (embedded profile)', () =>
   });
 
   async function automaticFlowOn(processor: 'stripe' | 'adyen', standIn: StripeStandIn | AdyenStandIn): Promise<string> {
-    const account = await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor, name: `${processor}-honest`, credentials: processor === 'stripe' ? STRIPE : ADYEN, settings: { base_url: standIn.baseUrl } } });
+    const account = await api.ok<{ id: string }>('POST', '/processor-accounts', {
+      json: { processor, name: `${processor}-honest`, credentials: processor === 'stripe' ? STRIPE : ADYEN, settings: { base_url: standIn.baseUrl } },
+    });
     standIn.webhookUrl = `${running.system.baseUrl}/processor-notifications/${processor}/${account.id}`;
     const name = `${processor}-auto-${account.id.slice(-6)}`;
-    await api.ok('POST', '/flows', { json: { name, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] } });
+    await api.ok('POST', '/flows', {
+      json: {
+        name,
+        capture_mode: 'automatic',
+        steps: [
+          { kind: 'authorization', processor: account.id },
+          { kind: 'capture', processor: account.id },
+        ],
+      },
+    });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: name, rules: [] } });
     return account.id;
   }
 
   async function paid(card: string, path = '/payments/one-off', extra: Record<string, unknown> = {}): Promise<PaymentView> {
-    const created = await api.ok('POST', path, { json: { amount: 1250, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' }, ...extra } });
+    const created = await api.ok('POST', path, {
+      json: { amount: 1250, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' }, ...extra },
+    });
     await submitCard(running.system.baseUrl, sessionOf(created), card);
     return created;
   }
@@ -65,12 +88,22 @@ describe('processors kept honest, through the gateway (embedded profile)', () =>
     const before = stripe.requests.length;
     const initial = await paid(STRIPE_TEST_CARDS.approved, '/payments/recurring', { recurring_frequency: 30, recurring_expiry: '20301231' });
     await api.until(initial.id, 'captured');
-    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', { params: { payment_id: initial.id }, json: { amount: 1250, currency_code: 'EUR' }, headers: { 'X-Test-Now': timeFromNow(31) } });
+    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', {
+      params: { payment_id: initial.id },
+      json: { amount: 1250, currency_code: 'EUR' },
+      headers: { 'X-Test-Now': timeFromNow(31) },
+    });
     expect(answer.status).toBe(200);
     const subsequent = await api.until(answer.json<PaymentView>().id, 'captured');
     const first = stripe.intents.find((i) => i.fields['metadata[payment_id]'] === initial.id)!;
-    const networkTransactionId = (stripe.charges.get(first.object.latest_charge as string)! as { payment_method_details: { card: { network_transaction_id: string } } }).payment_method_details.card.network_transaction_id;
-    expect(stripe.intents.find((i) => i.fields['metadata[payment_id]'] === subsequent.id)!.fields['payment_method_options[card][mit_exemption][network_transaction_id]']).toBe(networkTransactionId);
+    const networkTransactionId = (
+      stripe.charges.get(first.object.latest_charge as string)! as { payment_method_details: { card: { network_transaction_id: string } } }
+    ).payment_method_details.card.network_transaction_id;
+    expect(
+      stripe.intents.find((i) => i.fields['metadata[payment_id]'] === subsequent.id)!.fields[
+        'payment_method_options[card][mit_exemption][network_transaction_id]'
+      ],
+    ).toBe(networkTransactionId);
     const made = stripe.requests.slice(before);
     expect(made.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')).toHaveLength(2);
     expect(new Set(made.map((r) => r.version))).toEqual(new Set([PINNED_STRIPE_VERSION]));
@@ -113,7 +146,9 @@ describe('processors kept honest, through the gateway (embedded profile)', () =>
         ['capture', 'failed'],
       ]);
       const webhooks = await waitFor(() => {
-        const types = verifiedPaymentWebhooks(receiver, secret, payment.id).map((w) => w.type).filter((type) => type.startsWith('payment.'));
+        const types = verifiedPaymentWebhooks(receiver, secret, payment.id)
+          .map((w) => w.type)
+          .filter((type) => type.startsWith('payment.'));
         return types.includes('payment.failed') ? types : null;
       }, 20_000);
       expect(webhooks).toEqual(['payment.processing', 'payment.failed']);

@@ -1,16 +1,33 @@
 import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
+import {
+  CHECKOUT_TEST_CARDS,
+  startCheckoutStandIn,
+  type CheckoutStandIn,
+} from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, scanDirectory, scanText } from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import type { Browser } from 'playwright-core';
-import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, dayFromNow, launchChromium, payOnHostedPage, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
+import {
+  PAYMENT_CVC,
+  PAYMENT_ENV,
+  PaymentsApi,
+  dayFromNow,
+  launchChromium,
+  payOnHostedPage,
+  sessionOf,
+  submitCard,
+  timeFromNow,
+  type PaymentView,
+} from './support/payment-scenario';
 
 // Every service's logger writes its final, redacted lines into the capture (level and redaction stay the
 // real ones), so the leak scan reads the orchestrator's own log output.
-jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
+jest.mock('../libs/logger/src/create-logger', () =>
+  jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule(),
+);
 
 /** Short enough for a stand-in to answer after it in a test, long enough for a loaded machine (the default is 30 s). */
 const FORWARD_TIMEOUT_MS = 4_000;
@@ -33,7 +50,11 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
   beforeAll(async () => {
     adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY });
     backup = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY });
-    checkout = await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret });
+    checkout = await startCheckoutStandIn({
+      secretKey: CHECKOUT.secret_key,
+      processingChannelId: CHECKOUT.processing_channel_id,
+      webhookSecret: CHECKOUT.webhook_secret,
+    });
     running = await startSystem(
       {
         ...PAYMENT_ENV,
@@ -53,7 +74,9 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
   });
 
   async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
-    const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
+    const answer = await running.merchant.call('POST', '/processor-accounts', {
+      json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } },
+    });
     expect(answer.status).toBe(201);
     const id = answer.json<{ id: string }>().id;
     // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
@@ -63,12 +86,23 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
   }
 
   async function routeAll(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
-    await api.ok('POST', '/flows', { json: { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }] } });
+    await api.ok('POST', '/flows', {
+      json: {
+        name,
+        capture_mode: captureMode,
+        steps: [
+          { kind: 'authorization', processor: authorizer, fallback },
+          { kind: 'capture', processor: authorizer },
+        ],
+      },
+    });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: name, rules: [] } });
   }
 
   async function pay(card: string): Promise<PaymentView> {
-    const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1250, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' } } });
+    const created = await api.ok('POST', '/payments/one-off', {
+      json: { amount: 1250, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' } },
+    });
     await submitCard(running.system.baseUrl, sessionOf(created), card);
     return created;
   }
@@ -80,7 +114,12 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     const payment = await api.until(created.id, 'captured');
     expect(payment.flow).toBe('adyen-auto');
     const sent = adyen.payments.at(-1)!;
-    expect(sent.body).toMatchObject({ reference: created.id, merchantAccount: 'ShopECOM', shopperInteraction: 'Ecommerce', paymentMethod: { type: 'scheme', number: ADYEN_TEST_CARDS.approved, expiryMonth: '12', expiryYear: '2034', cvc: PAYMENT_CVC } });
+    expect(sent.body).toMatchObject({
+      reference: created.id,
+      merchantAccount: 'ShopECOM',
+      shopperInteraction: 'Ecommerce',
+      paymentMethod: { type: 'scheme', number: ADYEN_TEST_CARDS.approved, expiryMonth: '12', expiryYear: '2034', cvc: PAYMENT_CVC },
+    });
     expect(sent.headers['idempotency-key']).toBe(`${created.id}:authorization`);
     const transactions = await api.transactions(created.id);
     expect(transactions.map((t) => [t.processor, t.kind, t.status])).toEqual([
@@ -95,11 +134,16 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     let browser: Browser | undefined;
     try {
       browser = await launchChromium();
-      const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1999, currency_code: 'EUR', reference: 'order-browser', source: { type: 'vaultline' } } });
+      const created = await api.ok('POST', '/payments/one-off', {
+        json: { amount: 1999, currency_code: 'EUR', reference: 'order-browser', source: { type: 'vaultline' } },
+      });
       const page = await payOnHostedPage(browser, running.system.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
       await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 30_000 });
       expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-browser', amount: { requested: 1999, authorized: 1999, captured: 1999 } });
-      expect(adyen.payments.at(-1)!.body).toMatchObject({ reference: created.id, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC, holderName: 'Ada Lovelace' } });
+      expect(adyen.payments.at(-1)!.body).toMatchObject({
+        reference: created.id,
+        paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC, holderName: 'Ada Lovelace' },
+      });
       await page.close();
     } finally {
       await browser?.close();
@@ -122,7 +166,7 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     expect({ first: adyen.payments.length - before.first, second: backup.payments.length - before.second }).toEqual({ first: 0, second: 1 });
   });
 
-  it('when the first Adyen account answers only after the forwarder\'s timeout, then the second authorizes, and the first one\'s late authorisation, notified through the gateway, is cancelled there', async () => {
+  it("when the first Adyen account answers only after the forwarder's timeout, then the second authorizes, and the first one's late authorisation, notified through the gateway, is cancelled there", async () => {
     const first = await account('adyen', adyen.baseUrl);
     const second = await account('adyen', backup.baseUrl);
     await routeAll('adyen-late', 'automatic', first, [second]);
@@ -130,7 +174,11 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     const created = await pay(ADYEN_TEST_CARDS.approved);
     await api.until(created.id, 'captured');
     const late = await waitFor(() => adyen.payments.find((p) => p.body.reference === created.id), 10_000);
-    const delivered = await fetch(`${running.system.baseUrl}/processor-notifications/adyen/${first}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(adyen.authorisationNotification(late.pspReference)) });
+    const delivered = await fetch(`${running.system.baseUrl}/processor-notifications/adyen/${first}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(adyen.authorisationNotification(late.pspReference)),
+    });
     expect([delivered.status, await delivered.text()]).toEqual([200, '[accepted]']);
     expect(adyen.cancels.filter((c) => c.paymentPspReference === late.pspReference)).toHaveLength(1);
     expect((await api.transactions(created.id)).map((t) => [t.processor, t.kind, t.status])).toEqual([
@@ -146,13 +194,24 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     await routeAll('checkout-manual', 'manual', checkoutAccount);
     const created = await pay(CHECKOUT_TEST_CARDS.approved);
     await api.until(created.id, 'authorized');
-    expect(checkout.payments.at(-1)!.body).toMatchObject({ capture: false, source: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 12, expiry_year: 2034, cvv: PAYMENT_CVC } });
+    expect(checkout.payments.at(-1)!.body).toMatchObject({
+      capture: false,
+      source: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 12, expiry_year: 2034, cvv: PAYMENT_CVC },
+    });
     await api.ok('POST', '/payments/{payment_id}/capture', { params: { payment_id: created.id }, json: {} });
     await api.until(created.id, 'capturing');
     const webhook = checkout.webhooks.at(-1)!;
-    const delivered = await fetch(`${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody });
+    const delivered = await fetch(`${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature },
+      body: webhook.rawBody,
+    });
     expect(delivered.status).toBe(200);
-    const forged = await fetch(`${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': '0'.repeat(64) }, body: webhook.rawBody });
+    const forged = await fetch(`${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cko-signature': '0'.repeat(64) },
+      body: webhook.rawBody,
+    });
     expect(forged.status).toBe(401);
     await api.until(created.id, 'captured');
   });
@@ -160,27 +219,50 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
   it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the initial is challenged as a mandate, and the subsequent is merchant-initiated, without cvv, and its previous_payment_id is the id Checkout.com returned for the initial payment', async () => {
     const checkoutAccount = await account('checkout', checkout.baseUrl);
     await routeAll('checkout-recurring', 'manual', checkoutAccount);
-    const initial = await api.ok('POST', '/payments/recurring', { json: { amount: 1999, currency_code: 'EUR', reference: 'subscription-cko-1', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: dayFromNow(90) } });
+    const initial = await api.ok('POST', '/payments/recurring', {
+      json: {
+        amount: 1999,
+        currency_code: 'EUR',
+        reference: 'subscription-cko-1',
+        source: { type: 'vaultline' },
+        recurring_frequency: 30,
+        recurring_expiry: dayFromNow(90),
+      },
+    });
     await submitCard(running.system.baseUrl, sessionOf(initial), CHECKOUT_TEST_CARDS.approved);
     const initialAtCheckout = await waitFor(() => checkout.payments.find((p) => p.body.reference === initial.id), 10_000);
     // The first payment of a series asks for the challenge as a mandate ("to prevent subsequent CNP transactions from being declined").
-    expect(initialAtCheckout.body).toMatchObject({ payment_type: 'Recurring', merchant_initiated: false, '3ds': { enabled: true, challenge_indicator: 'challenge_requested_mandate' }, source: { cvv: PAYMENT_CVC } });
+    expect(initialAtCheckout.body).toMatchObject({
+      payment_type: 'Recurring',
+      merchant_initiated: false,
+      '3ds': { enabled: true, challenge_indicator: 'challenge_requested_mandate' },
+      source: { cvv: PAYMENT_CVC },
+    });
     const challenge = await waitFor(() => checkout.challenges.find((c) => c.paymentId === initialAtCheckout.id), 10_000);
     const returned = await answerIssuerChallenge({ url: `${checkout.baseUrl}/3ds/${challenge.sessionId}`, method: 'GET', data: {} }, 'completed');
     // The consumer's browser back on the hosted page's return route, as the issuer's redirect sends it.
     await fetch(`${running.system.baseUrl}/checkout/${sessionOf(initial)}/return?cko-session-id=${returned['cko-session-id']}`);
     await api.until(initial.id, 'authorized');
 
-    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', { params: { payment_id: initial.id }, json: { amount: 1999, currency_code: 'EUR' }, headers: { 'X-Test-Now': timeFromNow(31) } });
+    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', {
+      params: { payment_id: initial.id },
+      json: { amount: 1999, currency_code: 'EUR' },
+      headers: { 'X-Test-Now': timeFromNow(31) },
+    });
     expect(answer.status).toBe(200);
     const subsequent = answer.json<PaymentView>();
     await api.until(subsequent.id, 'authorized');
     const sent = checkout.payments.find((p) => p.body.reference === subsequent.id)!.body;
-    expect(sent).toMatchObject({ payment_type: 'Recurring', merchant_initiated: true, previous_payment_id: initialAtCheckout.id, source: { number: CHECKOUT_TEST_CARDS.approved } });
+    expect(sent).toMatchObject({
+      payment_type: 'Recurring',
+      merchant_initiated: true,
+      previous_payment_id: initialAtCheckout.id,
+      source: { number: CHECKOUT_TEST_CARDS.approved },
+    });
     expect(sent.source).not.toHaveProperty('cvv');
   });
 
-  it('when the payments above ran, then the orchestrator\'s log output, at debug level, holds none of the card numbers nor the security code the processors received', () => {
+  it("when the payments above ran, then the orchestrator's log output, at debug level, holds none of the card numbers nor the security code the processors received", () => {
     const orchestratorLines = capturedLogLines.filter((line) => (JSON.parse(line) as { service?: string }).service === 'payment-orchestrator');
     // The lines are there to be read: the requests the orchestrator served (processor accounts, flows, payments,
     // notifications), which the embedded profile logs once, at the gateway that mounts its routes.
@@ -193,8 +275,12 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     expect(capturedLogLines.flatMap((line, i) => scanText(`log line ${i}`, line, needles))).toEqual([]);
   });
 
-  it('when the payments above ran, then the orchestrator\'s store (its SQLite file, WAL included) holds none of the card numbers the processors received', () => {
-    const scan = scanDirectory(running.dataDir, accountNumberNeedles([ADYEN_TEST_CARDS.approved, CHECKOUT_TEST_CARDS.approved]), (name) => name.startsWith('payment-orchestrator') && isSqliteFile(name));
+  it("when the payments above ran, then the orchestrator's store (its SQLite file, WAL included) holds none of the card numbers the processors received", () => {
+    const scan = scanDirectory(
+      running.dataDir,
+      accountNumberNeedles([ADYEN_TEST_CARDS.approved, CHECKOUT_TEST_CARDS.approved]),
+      (name) => name.startsWith('payment-orchestrator') && isSqliteFile(name),
+    );
     expect(scan.files).toContain('payment-orchestrator.db');
     expect(scan.hits).toEqual([]);
     // The stand-ins did receive them: the scan looks for something that was there to find.

@@ -72,13 +72,17 @@ describe('the SDK against the embedded service: every merchant route once', () =
   });
 
   it('webhook endpoints, tokens, forwarding, imports and events: each route answers as documented, and a delivery verifies with webhooks.verify', async () => {
-    const endpoint = await vaultline.post('/webhook-endpoints', { body: { url: receiver.url, events: ['token.created', 'payment.captured'], description: 'sdk' } });
+    const endpoint = await vaultline.post('/webhook-endpoints', {
+      body: { url: receiver.url, events: ['token.created', 'payment.captured'], description: 'sdk' },
+    });
     expect(endpoint.secret).toMatch(/^whsec_/);
     await vaultline.get('/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpoint.id } } });
     const listed = [];
     for await (const item of vaultline.list('/webhook-endpoints')) listed.push(item.id);
     expect(listed).toContain(endpoint.id);
-    expect(await vaultline.patch('/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpoint.id } }, body: { description: 'sdk contract' } })).toMatchObject({ description: 'sdk contract' });
+    expect(
+      await vaultline.patch('/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpoint.id } }, body: { description: 'sdk contract' } }),
+    ).toMatchObject({ description: 'sdk contract' });
 
     // Three tokens, listed one per page: the iterator follows next_cursor across the pages.
     const tokens = [];
@@ -87,7 +91,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
     for await (const token of vaultline.list('/tokens', { params: { query: { limit: 1 } } })) paged.push(token.id);
     expect(paged).toEqual(expect.arrayContaining(tokens.map((t) => t.id)));
     const [token] = tokens;
-    expect(await vaultline.get('/tokens/{token_id}', { params: { path: { token_id: token!.id } } })).toMatchObject({ id: token!.id, masked_account_number: expect.stringMatching(/4242$/) });
+    expect(await vaultline.get('/tokens/{token_id}', { params: { path: { token_id: token!.id } } })).toMatchObject({
+      id: token!.id,
+      masked_account_number: expect.stringMatching(/4242$/),
+    });
 
     await vaultline.post('/forward', {
       params: { header: { 'X-SERVICE-TOKEN': token!.id, 'X-DESTINATION-URL': standIns.adyen.url } },
@@ -113,7 +120,9 @@ describe('the SDK against the embedded service: every merchant route once', () =
     // A delivery of token.created reached the receiver: the SDK verifies it with the endpoint's secret.
     const delivered = await waitFor(() => receiver.received.find((webhook) => webhook.body.includes('token.created')), 60_000);
     expect(vaultline.webhooks.verify(delivered.body, delivered.headers, endpoint.secret)).toMatchObject({ type: expect.stringContaining('token.created') });
-    expect(() => vaultline.webhooks.verify(delivered.body.replace('token.created', 'token.deleted'), signatureHeaders(delivered), endpoint.secret)).toThrow(WebhookVerificationError);
+    expect(() => vaultline.webhooks.verify(delivered.body.replace('token.created', 'token.deleted'), signatureHeaders(delivered), endpoint.secret)).toThrow(
+      WebhookVerificationError,
+    );
 
     const deliveries = await waitFor(async () => {
       const page = await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpoint.id } } });
@@ -126,7 +135,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
     const delivery = { endpoint_id: endpoint.id, delivery_id: deliveries[0]!.id };
     await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}', { params: { path: delivery } });
     await vaultline.post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', { params: { path: delivery } });
-    const rotated = await vaultline.post('/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path: { endpoint_id: endpoint.id } }, body: { grace_period_seconds: 0 } });
+    const rotated = await vaultline.post('/webhook-endpoints/{endpoint_id}/rotate-secret', {
+      params: { path: { endpoint_id: endpoint.id } },
+      body: { grace_period_seconds: 0 },
+    });
     expect(rotated.secret).not.toBe(endpoint.secret);
     await vaultline.delete('/webhook-endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpoint.id } } });
 
@@ -136,31 +148,70 @@ describe('the SDK against the embedded service: every merchant route once', () =
   it('flows, the flow matrix and processor accounts (with their signed notifications): each route answers as documented', async () => {
     const flows = await vaultline.get('/flows');
     expect(flows.data.map((flow) => flow.name)).toContain('simulator_manual_capture');
-    await vaultline.post('/flows', { body: { name: 'sdk-manual', capture_mode: 'manual', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] } });
+    await vaultline.post('/flows', {
+      body: {
+        name: 'sdk-manual',
+        capture_mode: 'manual',
+        steps: [
+          { kind: 'authorization', processor: 'simulator' },
+          { kind: 'capture', processor: 'simulator' },
+        ],
+      },
+    });
     await vaultline.get('/flows/{flow_name}', { params: { path: { flow_name: 'sdk-manual' } } });
     const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual orders', when: { reference_prefix: 'manual-' }, flow: 'sdk-manual' }] };
     await vaultline.put('/flow-matrix', { body: matrix });
     expect(await vaultline.get('/flow-matrix')).toMatchObject(matrix);
-    expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({ flow: 'sdk-manual' });
-    expect(await vaultline.get('/routing/stats', { params: { query: { group_by: 'processor' } } })).toMatchObject({ object: 'routing_stats', group_by: 'processor' });
+    expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({
+      flow: 'sdk-manual',
+    });
+    expect(await vaultline.get('/routing/stats', { params: { query: { group_by: 'processor' } } })).toMatchObject({
+      object: 'routing_stats',
+      group_by: 'processor',
+    });
 
     // The processors an account may be added at, as the dashboard's form reads them: every one registered.
-    expect((await vaultline.get('/processors')).data.map((processor) => processor.id)).toEqual(expect.arrayContaining(['simulator', 'adyen', 'checkout', 'stripe']));
+    expect((await vaultline.get('/processors')).data.map((processor) => processor.id)).toEqual(
+      expect.arrayContaining(['simulator', 'adyen', 'checkout', 'stripe']),
+    );
     const adyen = await vaultline.post('/processor-accounts', {
       body: { processor: 'adyen', name: 'adyen-sdk', credentials: { api_key: 'AQE_sdk_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY } },
     });
     const checkout = await vaultline.post('/processor-accounts', {
-      body: { processor: 'checkout', name: 'checkout-sdk', credentials: { secret_key: 'sk_sbox_sdk_key', processing_channel_id: 'pc_sdk1', webhook_secret: CHECKOUT_WEBHOOK_SECRET } },
+      body: {
+        processor: 'checkout',
+        name: 'checkout-sdk',
+        credentials: { secret_key: 'sk_sbox_sdk_key', processing_channel_id: 'pc_sdk1', webhook_secret: CHECKOUT_WEBHOOK_SECRET },
+      },
     });
     await vaultline.get('/processor-accounts/{processor_account_id}', { params: { path: { processor_account_id: adyen.id } } });
     expect((await vaultline.get('/processor-accounts')).data.map((account) => account.id)).toEqual(expect.arrayContaining([adyen.id, checkout.id]));
-    await vaultline.patch('/processor-accounts/{processor_account_id}', { params: { path: { processor_account_id: adyen.id } }, body: { name: 'adyen-sdk-renamed' } });
+    await vaultline.patch('/processor-accounts/{processor_account_id}', {
+      params: { path: { processor_account_id: adyen.id } },
+      body: { name: 'adyen-sdk-renamed' },
+    });
 
     // The processors' own notifications (public routes, signed with the account's secrets), about a payment we do not know.
-    const item = { amount: { value: 100, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: 'ShopECOM', merchantReference: 'unknown', pspReference: 'QFQTPCQ8HXSKGK82', reason: '', success: 'true' as const };
+    const item = {
+      amount: { value: 100, currency: 'EUR' },
+      eventCode: 'AUTHORISATION',
+      eventDate: new Date().toISOString(),
+      merchantAccountCode: 'ShopECOM',
+      merchantReference: 'unknown',
+      pspReference: 'QFQTPCQ8HXSKGK82',
+      reason: '',
+      success: 'true' as const,
+    };
     // One route for every processor (the two paths /processor-notifications/adyen/… and /checkout/… are this route).
-    await vaultline.post('/processor-notifications/{processor}/{processor_account_id}', { params: { path: { processor: 'adyen', processor_account_id: adyen.id } }, body: adyenNotification(item, HMAC_KEY) });
-    const webhook = checkoutWebhook('payment_approved', { id: 'pay_unknownunknownunknown', reference: 'unknown', amount: 100, currency: 'EUR' }, CHECKOUT_WEBHOOK_SECRET);
+    await vaultline.post('/processor-notifications/{processor}/{processor_account_id}', {
+      params: { path: { processor: 'adyen', processor_account_id: adyen.id } },
+      body: adyenNotification(item, HMAC_KEY),
+    });
+    const webhook = checkoutWebhook(
+      'payment_approved',
+      { id: 'pay_unknownunknownunknown', reference: 'unknown', amount: 100, currency: 'EUR' },
+      CHECKOUT_WEBHOOK_SECRET,
+    );
     await vaultline.post('/processor-notifications/{processor}/{processor_account_id}', {
       params: { path: { processor: 'checkout', processor_account_id: checkout.id } },
       headers: { 'Cko-Signature': webhook.signature },
@@ -177,9 +228,14 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await paymentUntil(manual.id, 'authorized');
     await vaultline.post('/payments/{payment_id}/capture', { params: { path: { payment_id: manual.id } }, body: { reference: 'capture-sdk-1' } });
     await paymentUntil(manual.id, 'captured');
-    expect((await vaultline.get('/payments/{payment_id}/transactions', { params: { path: { payment_id: manual.id } } })).data.map((t) => t.kind)).toEqual(['authorization', 'capture']);
+    expect((await vaultline.get('/payments/{payment_id}/transactions', { params: { path: { payment_id: manual.id } } })).data.map((t) => t.kind)).toEqual([
+      'authorization',
+      'capture',
+    ]);
 
-    const recurring = await vaultline.post('/payments/recurring', { body: { amount: 1000, currency_code: 'EUR', reference: 'sdk-recurring', source, recurring_frequency: 1, recurring_expiry: dayFromNow(365) } });
+    const recurring = await vaultline.post('/payments/recurring', {
+      body: { amount: 1000, currency_code: 'EUR', reference: 'sdk-recurring', source, recurring_frequency: 1, recurring_expiry: dayFromNow(365) },
+    });
     const unscheduled = await vaultline.post('/payments/unscheduled', { body: { amount: 1000, currency_code: 'EUR', reference: 'sdk-unscheduled', source } });
     await Promise.all([payInSession(sessionOf(recurring)), payInSession(sessionOf(unscheduled))]);
     await Promise.all([paymentUntil(recurring.id, 'captured'), paymentUntil(unscheduled.id, 'captured')]);
@@ -187,18 +243,27 @@ describe('the SDK against the embedded service: every merchant route once', () =
       params: { path: { payment_id: recurring.id }, header: { 'X-Test-Now': new Date(Date.now() + 2 * 86_400_000).toISOString() } },
       body: { amount: 900, currency_code: 'EUR', reference: 'sdk-recurring-2' },
     });
-    await vaultline.post('/payments/unscheduled/{payment_id}/subsequent', { params: { path: { payment_id: unscheduled.id } }, body: { amount: 900, currency_code: 'EUR', reference: 'sdk-unscheduled-2' } });
+    await vaultline.post('/payments/unscheduled/{payment_id}/subsequent', {
+      params: { path: { payment_id: unscheduled.id } },
+      body: { amount: 900, currency_code: 'EUR', reference: 'sdk-unscheduled-2' },
+    });
 
     // The earlier interface: a customer, a card stored on a first payment, then paid with in a session that offers it.
     const customer = await vaultline.post('/customers', { body: { name: 'Ada Lovelace', email: 'ada@example.com' } });
     await vaultline.get('/customers/{customer_id}', { params: { path: { customer_id: customer.id } } });
     await vaultline.get('/customers');
-    const first = await vaultline.post('/payments', { body: { amount: 1200, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } } });
+    const first = await vaultline.post('/payments', {
+      body: { amount: 1200, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } },
+    });
     await payInSession(sessionOf(first as { action_requirement?: { session_id: string } }));
-    const methods = await waitFor(async () => {
-      const page = await vaultline.get('/customers/{customer_id}/payment-methods', { params: { path: { customer_id: customer.id } } });
-      return page.data.length > 0 ? page.data : null;
-    }, 20_000, 50);
+    const methods = await waitFor(
+      async () => {
+        const page = await vaultline.get('/customers/{customer_id}/payment-methods', { params: { path: { customer_id: customer.id } } });
+        return page.data.length > 0 ? page.data : null;
+      },
+      20_000,
+      50,
+    );
     const method = methods[0]!;
     await vaultline.get('/payment-methods/{payment_method_id}', { params: { path: { payment_method_id: method.id } } });
     const again = await vaultline.post('/payments', { body: { amount: 800, currency_code: 'EUR', confirm: true, payment_method_id: method.id } });
@@ -213,14 +278,19 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(listed).toEqual(expect.arrayContaining([manual.id, recurring.id, unscheduled.id, first.id, again.id]));
 
     // After the sale: a refund of the captured manual payment and its listings; a cancel of an authorized one.
-    const refund = await vaultline.post('/payments/{payment_id}/refunds', { params: { path: { payment_id: manual.id } }, body: { amount: 500, reason: 'requested_by_customer' } });
+    const refund = await vaultline.post('/payments/{payment_id}/refunds', {
+      params: { path: { payment_id: manual.id } },
+      body: { amount: 500, reason: 'requested_by_customer' },
+    });
     await vaultline.get('/refunds/{refund_id}', { params: { path: { refund_id: refund.id } } });
     await vaultline.get('/payments/{payment_id}/refunds', { params: { path: { payment_id: manual.id } } });
     await vaultline.get('/refunds', { params: { query: { payment_id: manual.id } } });
     const toCancel = await vaultline.post('/payments/one-off', { body: { amount: 700, currency_code: 'EUR', reference: 'manual-sdk-cancel', source } });
     await payInSession(sessionOf(toCancel));
     await paymentUntil(toCancel.id, 'authorized');
-    expect(await vaultline.post('/payments/{payment_id}/cancel', { params: { path: { payment_id: toCancel.id } }, body: {} })).toMatchObject({ status: 'canceled' });
+    expect(await vaultline.post('/payments/{payment_id}/cancel', { params: { path: { payment_id: toCancel.id } }, body: {} })).toMatchObject({
+      status: 'canceled',
+    });
 
     // Disputes: the simulator's test route opens one on the captured payment (test mode only).
     const dispute = await vaultline.post('/payments/{payment_id}/test/dispute', { params: { path: { payment_id: manual.id } }, body: {} });
@@ -228,7 +298,12 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.get('/disputes');
     await vaultline.get('/payments/{payment_id}/disputes', { params: { path: { payment_id: manual.id } } });
     // Answered: evidence staged at the processor (the simulator), then the dispute accepted.
-    expect(await vaultline.post('/disputes/{dispute_id}/evidence', { params: { path: { dispute_id: dispute.id } }, body: { evidence: { product_description: 'SDK order' }, submit: false } })).toMatchObject({ status: 'needs_response' });
+    expect(
+      await vaultline.post('/disputes/{dispute_id}/evidence', {
+        params: { path: { dispute_id: dispute.id } },
+        body: { evidence: { product_description: 'SDK order' }, submit: false },
+      }),
+    ).toMatchObject({ status: 'needs_response' });
     expect(await vaultline.post('/disputes/{dispute_id}/accept', { params: { path: { dispute_id: dispute.id } }, body: {} })).toMatchObject({ status: 'lost' });
     // An early fraud warning: the simulator's card 4000 0000 0000 5423 gets one at capture.
     const warned = await vaultline.post('/payments/one-off', { body: { amount: 600, currency_code: 'EUR', reference: 'sdk-fraud-warning', source } });
@@ -247,7 +322,9 @@ describe('the SDK against the embedded service: every merchant route once', () =
     // The consumer leaves a session that waits for a card: it ends, and its payment fails.
     const toLeave = await vaultline.post('/payments/one-off', { body: { amount: 300, currency_code: 'EUR', source: { type: 'vaultline' } } });
     await waitFor(() => vaultline.get('/sessions/{session_id}/status', { params: { path: { session_id: sessionOf(toLeave) } } }).catch(() => null), 5_000, 20);
-    expect(await vaultline.post('/sessions/{session_id}/abandon', { params: { path: { session_id: sessionOf(toLeave) } } })).toMatchObject({ state: 'abandoned' });
+    expect(await vaultline.post('/sessions/{session_id}/abandon', { params: { path: { session_id: sessionOf(toLeave) } } })).toMatchObject({
+      state: 'abandoned',
+    });
     await paymentUntil(toLeave.id, 'failed');
   });
 
@@ -258,7 +335,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(listed.data.map((key) => key.id)).toContain(issued.id);
     const rolled = await vaultline.post('/api-keys/{key_id}/roll', { params: { path: { key_id: issued.id } }, body: { expires_in_seconds: 3600 } });
     expect(rolled).toMatchObject({ rolled_from: issued.id, previous: { id: issued.id } });
-    expect(await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: issued.id } } })).toMatchObject({ id: issued.id, revoked_at: expect.any(String) });
+    expect(await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: issued.id } } })).toMatchObject({
+      id: issued.id,
+      revoked_at: expect.any(String),
+    });
     await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: rolled.id } } });
 
     const today = new Date().toISOString().slice(0, 10);
@@ -271,11 +351,15 @@ describe('the SDK against the embedded service: every merchant route once', () =
   });
 
   it('when the API refuses a request, then the SDK throws a VaultlineError with its status, code, field and request id', async () => {
-    const missing = await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: '0190f2a4-0000-7000-8000-000000000001' } } }).catch((error: unknown) => error);
+    const missing = await vaultline
+      .get('/payments/{payment_id}', { params: { path: { payment_id: '0190f2a4-0000-7000-8000-000000000001' } } })
+      .catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(VaultlineError);
     expect(missing).toMatchObject({ status: 404, code: expect.stringMatching(/not_found/), requestId: expect.any(String) });
 
-    const invalid = await vaultline.post('/payments/one-off', { body: { amount: -1, currency_code: 'EUR', source: { type: 'vaultline' } } }).catch((error: unknown) => error);
+    const invalid = await vaultline
+      .post('/payments/one-off', { body: { amount: -1, currency_code: 'EUR', source: { type: 'vaultline' } } })
+      .catch((error: unknown) => error);
     expect(invalid).toMatchObject({ status: 422, field: 'amount' });
     expect(String((invalid as VaultlineError).message)).toMatch(/^422 /);
   });
@@ -309,7 +393,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
   it('when the API answers 429 with Retry-After, then the SDK waits that long and its retries succeed', async () => {
     const admin = new VaultlineAdmin(ADMIN_API_KEY, { baseUrl: running.system.baseUrl });
     const merchant = await admin.post('/admin/merchants', { body: { name: 'Rate limited', card_data_access: false } });
-    await admin.patch('/admin/merchants/{merchant_id}', { params: { path: { merchant_id: merchant.id } }, body: { rate_limit: { per_second: 0.5, burst: 1 } } });
+    await admin.patch('/admin/merchants/{merchant_id}', {
+      params: { path: { merchant_id: merchant.id } },
+      body: { rate_limit: { per_second: 0.5, burst: 1 } },
+    });
     const answers: Array<{ status: number; retryAfter: string | null; at: number }> = [];
     const limited = new Vaultline(merchant.api_key, {
       baseUrl: running.system.baseUrl,
@@ -334,7 +421,9 @@ describe('the SDK against the embedded service: every merchant route once', () =
 
   it('covers every merchant route of the OpenAPI document, and every answer the SDK got is the documented one', () => {
     const { covered, missing } = coverageOf(calls);
-    console.log(`SDK route coverage: ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
+    console.log(
+      `SDK route coverage: ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`,
+    );
     expect(missing).toEqual([]);
     expect(calls.filter((call) => call.problems.length > 0)).toEqual([]);
   });

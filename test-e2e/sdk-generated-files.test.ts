@@ -8,9 +8,10 @@ import { join } from 'node:path';
  * document as it is now. When this fails, run `pnpm exec tsx sdks/generator/generate.ts` and commit.
  */
 const root = join(__dirname, '..');
-const checkGenerated = () => spawnSync(process.execPath, ['--import', 'tsx', 'sdks/generator/generate.ts', '--check'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+const checkGenerated = () =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'sdks/generator/generate.ts', '--check'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
 
-describe("the generated files of the Python and Go SDKs", () => {
+describe('the generated files of the Python and Go SDKs', () => {
   it('when the OpenAPI document is generated again, then every committed file is exactly what generation writes', () => {
     const result = checkGenerated();
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });

@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { SDKS, installSdkTestDeps, logWorthy, merchantRouteCount, run, startContractService, type CommandResult, type ContractService } from './support/sdk-polyglot';
+import {
+  SDKS,
+  installSdkTestDeps,
+  logWorthy,
+  merchantRouteCount,
+  run,
+  startContractService,
+  type CommandResult,
+  type ContractService,
+} from './support/sdk-polyglot';
 
 /**
  * The Go SDK (sdks/go) in CI: go vet, then go test ./... against the embedded service: the shared vectors

@@ -48,7 +48,9 @@ function operationOf(operationId: string): { method: string; template: string; p
   for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, DocumentOperation>>)) {
     for (const [method, operation] of Object.entries(item)) {
       if (operation.operationId !== operationId) continue;
-      const parameters = (operation.parameters ?? []).map((p) => ('$ref' in p ? ((document.components as { parameters: Record<string, Parameter> }).parameters[p.$ref.split('/').pop()!]!) : p));
+      const parameters = (operation.parameters ?? []).map((p) =>
+        '$ref' in p ? (document.components as { parameters: Record<string, Parameter> }).parameters[p.$ref.split('/').pop()!]! : p,
+      );
       const places = new Map(parameters.map((p) => [p.name, p.in]));
       return { method, template, places, paginated: places.get('starting_after') === 'query' };
     }
@@ -87,7 +89,11 @@ describe('the shared contract scenario, run through the Node SDK', () => {
     await receiver?.stop();
   });
 
-  const variables = (): Record<string, unknown> => ({ receiver_url: receiver.url, forward_url: service.env.VAULTLINE_FORWARD_URL, forward_api_key: service.env.VAULTLINE_FORWARD_API_KEY });
+  const variables = (): Record<string, unknown> => ({
+    receiver_url: receiver.url,
+    forward_url: service.env.VAULTLINE_FORWARD_URL,
+    forward_api_key: service.env.VAULTLINE_FORWARD_API_KEY,
+  });
 
   function lookup(expression: string): unknown {
     const known = variables();
@@ -116,14 +122,21 @@ describe('the shared contract scenario, run through the Node SDK', () => {
     const operation = operationOf(step.call!);
     const query: Record<string, unknown> = {};
     const header: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries((resolve(step.params ?? {}) as Record<string, unknown>))) (operation.places.get(name) === 'header' ? header : query)[name] = value;
+    for (const [name, value] of Object.entries(resolve(step.params ?? {}) as Record<string, unknown>))
+      (operation.places.get(name) === 'header' ? header : query)[name] = value;
     let body = step.body === undefined ? undefined : resolve(step.body);
     if (step.raw_body !== undefined) {
       body = JSON.parse(step.raw_body);
       expect(JSON.stringify(body)).toBe(step.raw_body); // the signed bytes, exactly
     }
-    const init = { params: { path: resolve(step.path ?? {}), query, header }, ...(body === undefined ? {} : { body }), ...(step.headers ? { headers: resolve(step.headers) } : {}) };
-    const client = vaultline as unknown as Record<string, (path: string, init: object) => Promise<unknown>> & { list(path: string, init: object): AsyncIterable<unknown> };
+    const init = {
+      params: { path: resolve(step.path ?? {}), query, header },
+      ...(body === undefined ? {} : { body }),
+      ...(step.headers ? { headers: resolve(step.headers) } : {}),
+    };
+    const client = vaultline as unknown as Record<string, (path: string, init: object) => Promise<unknown>> & {
+      list(path: string, init: object): AsyncIterable<unknown>;
+    };
     if (!operation.paginated) return client[operation.method]!(operation.template, init);
     const items: unknown[] = [];
     for await (const item of client.list(operation.template, init)) items.push(item);
@@ -141,37 +154,45 @@ describe('the shared contract scenario, run through the Node SDK', () => {
     if ('only' in rule) expect({ where, values: [...new Set(value as unknown[])] }).toEqual({ where, values: [rule.only] });
   }
 
-  it('calls every merchant route of the OpenAPI document with a 2xx answer, every answer the documented one', async () => {
-    const { steps } = JSON.parse(readFileSync(join(SDKS, 'test-vectors/contract-scenario.json'), 'utf8')) as { steps: Step[] };
-    for (const step of steps) {
-      if (step.verify_webhook) {
-        const { containing, secret } = resolve(step.verify_webhook) as { containing: string; secret: string };
-        const delivered = await waitFor(() => receiver.received.find((webhook) => webhook.body.includes(containing)), 60_000, 100);
-        expect(verifyWebhook(delivered.body, delivered.headers, secret)).toMatchObject({ type: expect.stringContaining(containing) });
-        expect(() => verifyWebhook(delivered.body.replace(containing, 'token.deleted'), signatureHeaders(delivered), secret)).toThrow(WebhookVerificationError);
-        continue;
+  it(
+    'calls every merchant route of the OpenAPI document with a 2xx answer, every answer the documented one',
+    async () => {
+      const { steps } = JSON.parse(readFileSync(join(SDKS, 'test-vectors/contract-scenario.json'), 'utf8')) as { steps: Step[] };
+      for (const step of steps) {
+        if (step.verify_webhook) {
+          const { containing, secret } = resolve(step.verify_webhook) as { containing: string; secret: string };
+          const delivered = await waitFor(() => receiver.received.find((webhook) => webhook.body.includes(containing)), 60_000, 100);
+          expect(verifyWebhook(delivered.body, delivered.headers, secret)).toMatchObject({ type: expect.stringContaining(containing) });
+          expect(() => verifyWebhook(delivered.body.replace(containing, 'token.deleted'), signatureHeaders(delivered), secret)).toThrow(
+            WebhookVerificationError,
+          );
+          continue;
+        }
+        const until = step.until;
+        let failed = false;
+        const answer = until
+          ? await waitFor(
+              async () => {
+                const got = await call(step);
+                failed = until.fails_if !== undefined && holds(got, until.fails_if);
+                return failed || until.succeeds || holds(got, until) ? { got } : null;
+              },
+              60_000,
+              100,
+            ).then(({ got }) => got)
+          : await call(step);
+        expect({ step: step.call, failed }).toEqual({ step: step.call, failed: false });
+        for (const rule of step.expect ?? []) check(answer, rule, step.call!);
+        if (step.save) saved.set(step.save, answer);
       }
-      const until = step.until;
-      let failed = false;
-      const answer = until
-        ? await waitFor(
-            async () => {
-              const got = await call(step);
-              failed = until.fails_if !== undefined && holds(got, until.fails_if);
-              return failed || until.succeeds || holds(got, until) ? { got } : null;
-            },
-            60_000,
-            100,
-          ).then(({ got }) => got)
-        : await call(step);
-      expect({ step: step.call, failed }).toEqual({ step: step.call, failed: false });
-      for (const rule of step.expect ?? []) check(answer, rule, step.call!);
-      if (step.save) saved.set(step.save, answer);
-    }
 
-    const { covered, missing } = coverageOf(calls);
-    console.log(`Node SDK route coverage (shared scenario): ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
-    expect(missing).toEqual([]);
-    expect(calls.filter((recorded) => recorded.problems.length > 0)).toEqual([]);
-  }, 10 * 60_000);
+      const { covered, missing } = coverageOf(calls);
+      console.log(
+        `Node SDK route coverage (shared scenario): ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`,
+      );
+      expect(missing).toEqual([]);
+      expect(calls.filter((recorded) => recorded.problems.length > 0)).toEqual([]);
+    },
+    10 * 60_000,
+  );
 });

@@ -1,5 +1,15 @@
 import { join } from 'node:path';
-import { SDK_VENV, SDKS, installSdkTestDeps, logWorthy, merchantRouteCount, run, startContractService, type CommandResult, type ContractService } from './support/sdk-polyglot';
+import {
+  SDK_VENV,
+  SDKS,
+  installSdkTestDeps,
+  logWorthy,
+  merchantRouteCount,
+  run,
+  startContractService,
+  type CommandResult,
+  type ContractService,
+} from './support/sdk-polyglot';
 
 /**
  * The Python SDK (sdks/python) in CI: pytest runs its whole suite against the embedded service: the shared
@@ -14,7 +24,11 @@ describe('the Python SDK', () => {
   beforeAll(async () => {
     await installSdkTestDeps();
     service = await startContractService('vaultline-sdk-python-');
-    pytest = await run(join(SDK_VENV, 'bin/python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: join(SDKS, 'python'), env: service.env, minutes: 10 });
+    pytest = await run(join(SDK_VENV, 'bin/python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], {
+      cwd: join(SDKS, 'python'),
+      env: service.env,
+      minutes: 10,
+    });
     console.log(logWorthy(pytest.output, /route coverage|passed|failed|FAILED|ERROR/));
   }, 15 * 60_000);
   afterAll(async () => {

@@ -1,5 +1,10 @@
 import { waitFor } from '@vaultline/core';
-import { STRIPE_TEST_CARDS, startStripeStandIn, stripeSignatureHeader, type StripeStandIn } from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
+import {
+  STRIPE_TEST_CARDS,
+  startStripeStandIn,
+  stripeSignatureHeader,
+  type StripeStandIn,
+} from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
 import { accountNumberNeedles, isSqliteFile, scanDirectory } from './support/leak-scan';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, dayFromNow, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
@@ -32,7 +37,9 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
       'vaultline-stripe-',
     );
     api = new PaymentsApi(running.merchant);
-    const created = await running.merchant.call('POST', '/processor-accounts', { json: { processor: 'stripe', name: 'Stripe EU', credentials: STRIPE, settings: { base_url: stripe.baseUrl } } });
+    const created = await running.merchant.call('POST', '/processor-accounts', {
+      json: { processor: 'stripe', name: 'Stripe EU', credentials: STRIPE, settings: { base_url: stripe.baseUrl } },
+    });
     expect(created.status).toBe(201);
     expect(created.json<{ credentials: { hint: string } }>().credentials.hint).toBe('…5531');
     account = created.json<{ id: string }>().id;
@@ -45,12 +52,23 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
   });
 
   async function routeAll(name: string, captureMode: 'automatic' | 'manual'): Promise<void> {
-    await api.ok('POST', '/flows', { json: { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: account }, { kind: 'capture', processor: account }] } });
+    await api.ok('POST', '/flows', {
+      json: {
+        name,
+        capture_mode: captureMode,
+        steps: [
+          { kind: 'authorization', processor: account },
+          { kind: 'capture', processor: account },
+        ],
+      },
+    });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: name, rules: [] } });
   }
 
   async function pay(card: string, amount = 1250): Promise<PaymentView> {
-    const created = await api.ok('POST', '/payments/one-off', { json: { amount, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' } } });
+    const created = await api.ok('POST', '/payments/one-off', {
+      json: { amount, currency_code: 'EUR', reference: `order-${card.slice(-4)}`, source: { type: 'vaultline' } },
+    });
     await submitCard(running.system.baseUrl, sessionOf(created), card);
     return created;
   }
@@ -58,7 +76,10 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
   const intentOf = (paymentId: string) => waitFor(async () => stripe.intents.find((intent) => intent.fields['metadata[payment_id]'] === paymentId), 10_000);
 
   async function refunded(paymentId: string, amount: number): Promise<RefundView> {
-    const answer = await api.call('POST', '/payments/{payment_id}/refunds', { params: { payment_id: paymentId }, json: { amount, reason: 'requested_by_customer' } });
+    const answer = await api.call('POST', '/payments/{payment_id}/refunds', {
+      params: { payment_id: paymentId },
+      json: { amount, reason: 'requested_by_customer' },
+    });
     expect(answer.status).toBe(201);
     return answer.json<RefundView>();
   }
@@ -69,7 +90,7 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
       return refund.status === status ? refund : null;
     }, 15_000);
 
-  it('when a one-off payment needs 3-D Secure, then the hosted page sends the consumer to the issuer\'s page (next_action.redirect_to_url) and back, and the payment is captured with the authentication recorded', async () => {
+  it("when a one-off payment needs 3-D Secure, then the hosted page sends the consumer to the issuer's page (next_action.redirect_to_url) and back, and the payment is captured with the authentication recorded", async () => {
     await routeAll('stripe-auto', 'automatic');
     const created = await pay(STRIPE_TEST_CARDS.threeDs, 1999);
     const session = sessionOf(created);
@@ -101,12 +122,25 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     expect((await fetch(`${running.system.baseUrl}${back.pathname}${back.search}`, { redirect: 'manual' })).status).toBe(303);
 
     const payment = await api.until(created.id, 'captured');
-    expect(payment).toMatchObject({ flow: 'stripe-auto', amount: { authorized: 1999, captured: 1999 }, authentication: { type: '3ds', status: 'authenticated' } });
+    expect(payment).toMatchObject({
+      flow: 'stripe-auto',
+      amount: { authorized: 1999, captured: 1999 },
+      authentication: { type: '3ds', status: 'authenticated' },
+    });
   }, 60_000);
 
-  it('when an initial recurring payment is followed by a subsequent one, then the initial sets up off-session use and the subsequent is off_session=true with the initial charge\'s network transaction id and no cvc', async () => {
+  it("when an initial recurring payment is followed by a subsequent one, then the initial sets up off-session use and the subsequent is off_session=true with the initial charge's network transaction id and no cvc", async () => {
     await routeAll('stripe-recurring', 'automatic');
-    const initial = await api.ok('POST', '/payments/recurring', { json: { amount: 1500, currency_code: 'EUR', reference: 'subscription-stripe-1', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: dayFromNow(90) } });
+    const initial = await api.ok('POST', '/payments/recurring', {
+      json: {
+        amount: 1500,
+        currency_code: 'EUR',
+        reference: 'subscription-stripe-1',
+        source: { type: 'vaultline' },
+        recurring_frequency: 30,
+        recurring_expiry: dayFromNow(90),
+      },
+    });
     await submitCard(running.system.baseUrl, sessionOf(initial), STRIPE_TEST_CARDS.approved);
     await api.until(initial.id, 'captured');
     const first = await intentOf(initial.id);
@@ -114,7 +148,11 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     const firstCharge = stripe.charges.get(first.object.latest_charge as string)!;
     const networkTransactionId = (firstCharge.payment_method_details as { card: { network_transaction_id: string } }).card.network_transaction_id;
 
-    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', { params: { payment_id: initial.id }, json: { amount: 1500, currency_code: 'EUR' }, headers: { 'X-Test-Now': timeFromNow(31) } });
+    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', {
+      params: { payment_id: initial.id },
+      json: { amount: 1500, currency_code: 'EUR' },
+      headers: { 'X-Test-Now': timeFromNow(31) },
+    });
     expect(answer.status).toBe(200);
     const subsequent = answer.json<PaymentView>();
     await api.until(subsequent.id, 'captured');
@@ -132,14 +170,20 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     expect((await intentOf(created.id)).fields.capture_method).toBe('manual');
     await api.ok('POST', '/payments/{payment_id}/capture', { params: { payment_id: created.id }, json: { amount: 1500, currency_code: 'EUR' } });
     expect(await api.until(created.id, 'captured')).toMatchObject({ amount: { authorized: 2000, captured: 1500 } });
-    expect(stripe.captures.at(-1)).toMatchObject({ fields: { amount_to_capture: '1500' }, headers: { 'idempotency-key': expect.stringContaining(created.id) } });
+    expect(stripe.captures.at(-1)).toMatchObject({
+      fields: { amount_to_capture: '1500' },
+      headers: { 'idempotency-key': expect.stringContaining(created.id) },
+    });
   }, 30_000);
 
   it('when an authorized payment is canceled, then Stripe cancels the PaymentIntent and the payment is canceled at once (confirmed in the answer)', async () => {
     await routeAll('stripe-cancel', 'manual');
     const created = await pay(STRIPE_TEST_CARDS.approved);
     await api.until(created.id, 'authorized');
-    expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: created.id } })).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+    expect(await api.ok('POST', '/payments/{payment_id}/cancel', { params: { payment_id: created.id } })).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'requested_by_merchant',
+    });
     expect(stripe.cancels.map((cancel) => cancel.intent)).toContain((await intentOf(created.id)).id);
   }, 30_000);
 
@@ -149,7 +193,12 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     await api.until(created.id, 'captured');
     const refund = await refunded(created.id, 500);
     expect((await refundUntil(refund.id, 'succeeded')).amount).toBe(500);
-    expect(stripe.refunds.at(-1)!.fields).toMatchObject({ payment_intent: (await intentOf(created.id)).id, amount: '500', reason: 'requested_by_customer', 'metadata[refund_id]': refund.id });
+    expect(stripe.refunds.at(-1)!.fields).toMatchObject({
+      payment_intent: (await intentOf(created.id)).id,
+      amount: '500',
+      reason: 'requested_by_customer',
+      'metadata[refund_id]': refund.id,
+    });
   }, 30_000);
 
   it('when Stripe answers a refund pending, then it stays pending until the signed charge.refund.updated webhook arrives through the gateway, then succeeds', async () => {
@@ -170,15 +219,33 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     // The dispute names the PaymentIntent only: its payment_intent.succeeded, delivered days before at Stripe, is in first.
     await stripe.delivered();
     const disputeId = stripe.dispute(intent.id, 'product_not_received');
-    const opened = await waitFor(async () => (await api.ok<{ data: Array<{ status: string; reason: string; processor_reference: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: created.id } })).data[0], 15_000);
+    const opened = await waitFor(
+      async () =>
+        (
+          await api.ok<{ data: Array<{ status: string; reason: string; processor_reference: string }> }>('GET', '/payments/{payment_id}/disputes', {
+            params: { payment_id: created.id },
+          })
+        ).data[0],
+      15_000,
+    );
     expect(opened).toMatchObject({ status: 'needs_response', reason: 'product_not_received', processor_reference: disputeId });
     stripe.closeDispute(disputeId, 'lost');
-    await waitFor(async () => (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: created.id } })).data[0]?.status === 'lost', 15_000);
+    await waitFor(
+      async () =>
+        (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: created.id } })).data[0]
+          ?.status === 'lost',
+      15_000,
+    );
   }, 30_000);
 
-  it('when a Stripe event arrives with a forged signature, a stale timestamp or another endpoint\'s secret, then it is refused 401 invalid_signature; signed by the old and the new secret during a rotation, it is accepted', async () => {
+  it("when a Stripe event arrives with a forged signature, a stale timestamp or another endpoint's secret, then it is refused 401 invalid_signature; signed by the old and the new secret during a rotation, it is accepted", async () => {
     const webhook = stripe.signedEvent('payment_intent.succeeded', { id: 'pi_unknownIntent', object: 'payment_intent', metadata: {} });
-    const deliver = (signature: string) => fetch(`${running.system.baseUrl}/processor-notifications/stripe/${account}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: webhook.rawBody });
+    const deliver = (signature: string) =>
+      fetch(`${running.system.baseUrl}/processor-notifications/stripe/${account}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: webhook.rawBody,
+      });
     const forged = await deliver(`t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`);
     expect([forged.status, (await forged.json()) as { code: string }]).toEqual([401, expect.objectContaining({ code: 'invalid_signature' })]);
     expect((await deliver(stripeSignatureHeader(webhook.rawBody, [STRIPE.webhook_secret], new Date(Date.now() - 10 * 60_000)))).status).toBe(401);
@@ -188,8 +255,12 @@ describe('payments on the Stripe stand-in, embedded profile', () => {
     expect((await deliver(webhook.signature)).status).toBe(200);
   });
 
-  it('when the payments above ran, then the orchestrator\'s store (its SQLite file, WAL included) holds none of the card numbers Stripe received', () => {
-    const scan = scanDirectory(running.dataDir, accountNumberNeedles([STRIPE_TEST_CARDS.approved, STRIPE_TEST_CARDS.threeDs, STRIPE_TEST_CARDS.refundPending]), (name) => name.startsWith('payment-orchestrator') && isSqliteFile(name));
+  it("when the payments above ran, then the orchestrator's store (its SQLite file, WAL included) holds none of the card numbers Stripe received", () => {
+    const scan = scanDirectory(
+      running.dataDir,
+      accountNumberNeedles([STRIPE_TEST_CARDS.approved, STRIPE_TEST_CARDS.threeDs, STRIPE_TEST_CARDS.refundPending]),
+      (name) => name.startsWith('payment-orchestrator') && isSqliteFile(name),
+    );
     expect(scan.files).toContain('payment-orchestrator.db');
     expect(scan.hits).toEqual([]);
     // Stripe did receive them: the scan looks for something that was there to find.

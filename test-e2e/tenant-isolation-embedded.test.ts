@@ -50,7 +50,12 @@ const table: ResourceRow[] = [
       { method: 'GET', path: (a) => `/tokens/${a.token}` },
       { method: 'DELETE', path: (a) => `/tokens/${a.token}` },
       // The body asks for the card: the vault is asked for A's token on B's behalf.
-      { method: 'POST', path: () => '/forward', json: ADYEN_BODY, headers: (a, destination) => ({ 'X-SERVICE-TOKEN': a.token, 'X-DESTINATION-URL': destination }) },
+      {
+        method: 'POST',
+        path: () => '/forward',
+        json: ADYEN_BODY,
+        headers: (a, destination) => ({ 'X-SERVICE-TOKEN': a.token, 'X-DESTINATION-URL': destination }),
+      },
     ],
   },
   {
@@ -129,7 +134,13 @@ const table: ResourceRow[] = [
 ];
 
 function firstPaymentBody(customerId: string) {
-  return { amount: 1000, currency_code: 'EUR', confirm: true, customer_id: customerId, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'isolation' } };
+  return {
+    amount: 1000,
+    currency_code: 'EUR',
+    confirm: true,
+    customer_id: customerId,
+    store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'isolation' },
+  };
 }
 
 /** List routes: B's pages never contain an id of A's. */
@@ -148,23 +159,51 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
   async function resourcesOf(merchant: MerchantApi): Promise<Ids> {
     const endpoint = (await merchant.call('POST', '/webhook-endpoints', { json: { url: receiver.url, events: ['token.created'] } })).json<{ id: string }>();
     const token = await merchant.createToken({ number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123' });
-    const importJob = (await merchant.call('POST', '/tokens/imports', { json: { provider: 'provider_a', provider_a: { api_key: 'sk_isolation_test_key' } } })).json<{ id: string }>();
-    const delivery = await waitFor(async () => (await merchant.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ data: Array<{ id: string }> }>().data[0]?.id ?? null, 10_000);
+    const importJob = (
+      await merchant.call('POST', '/tokens/imports', { json: { provider: 'provider_a', provider_a: { api_key: 'sk_isolation_test_key' } } })
+    ).json<{ id: string }>();
+    const delivery = await waitFor(
+      async () => (await merchant.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ data: Array<{ id: string }> }>().data[0]?.id ?? null,
+      10_000,
+    );
     const [event] = await merchant.events('token.created');
     const payment = (
       await merchant.call('POST', '/payments/recurring', {
-        json: { amount: 1000, currency_code: 'EUR', reference: 'isolation', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: '20301231' },
+        json: {
+          amount: 1000,
+          currency_code: 'EUR',
+          reference: 'isolation',
+          source: { type: 'vaultline' },
+          recurring_frequency: 30,
+          recurring_expiry: '20301231',
+        },
       })
     ).json<{ id: string }>();
     const customer = (await merchant.call('POST', '/customers', { json: { name: 'Isolation' } })).json<{ id: string }>();
     const stored = async (body: Record<string, unknown>): Promise<string> => {
-      const created = (await merchant.call('POST', '/payments', { json: { amount: 1000, currency_code: 'EUR', confirm: true, ...body } })).json<{ id: string; action_requirement: { session_id: string } }>();
+      const created = (await merchant.call('POST', '/payments', { json: { amount: 1000, currency_code: 'EUR', confirm: true, ...body } })).json<{
+        id: string;
+        action_requirement: { session_id: string };
+      }>();
       await submitCard(running.system.baseUrl, created.action_requirement.session_id, SIMULATOR_CARDS.approved);
-      return waitFor(async () => (await merchant.call('GET', `/payments/${created.id}`)).json<{ payment_method: { id?: string } | null }>().payment_method?.id ?? null, 10_000);
+      return waitFor(
+        async () => (await merchant.call('GET', `/payments/${created.id}`)).json<{ payment_method: { id?: string } | null }>().payment_method?.id ?? null,
+        10_000,
+      );
     };
     const card = await stored({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } });
     const mandate = await stored(firstPaymentBody(customer.id));
-    return { token: token.id, importJob: importJob.id, endpoint: endpoint.id, delivery, event: event!.id, payment: payment.id, customer: customer.id, card, mandate };
+    return {
+      token: token.id,
+      importJob: importJob.id,
+      endpoint: endpoint.id,
+      delivery,
+      event: event!.id,
+      payment: payment.id,
+      customer: customer.id,
+      card,
+      mandate,
+    };
   }
 
   beforeAll(async () => {
@@ -172,7 +211,13 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     receiver = await startWebhookReceiver();
     // Merchant B tries some 250 (route, id) pairs in a burst: the edge's per-key bucket (burst 200) is not the subject here.
     running = await startSystem(
-      { ...standIns.forwarderEnv, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+      {
+        ...standIns.forwarderEnv,
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_POLL_INTERVAL_MS: '100',
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+      },
       'vaultline-isolation-',
     );
     merchantA = await createMerchant(running.system, 'Merchant A', true);
@@ -186,16 +231,17 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     await standIns?.stop();
   });
 
-  it('when merchant B lists its tokens, imports, endpoints and events, then none of merchant A\'s ids is in them', async () => {
+  it("when merchant B lists its tokens, imports, endpoints and events, then none of merchant A's ids is in them", async () => {
     const seen = [];
     for (const list of lists) seen.push((await merchantB.call('GET', `${list}?limit=100`)).text);
 
     for (const id of Object.values(idsA)) expect(seen.filter((page) => page.includes(id))).toEqual([]);
   });
 
-  it('when merchant B names any of merchant A\'s ids on any route, then the answer is 404 problem+json, and A still has every resource', async () => {
+  it("when merchant B names any of merchant A's ids on any route, then the answer is 404 problem+json, and A still has every resource", async () => {
     const pairs = table.flatMap((row) => row.attempts.map((attempt) => ({ row, attempt })));
-    for (const row of table) expect({ resource: row.resource, status: (await merchantA.call('GET', row.ownerRead(idsA))).status }).toEqual({ resource: row.resource, status: 200 });
+    for (const row of table)
+      expect({ resource: row.resource, status: (await merchantA.call('GET', row.ownerRead(idsA))).status }).toEqual({ resource: row.resource, status: 200 });
 
     const forwardsBefore = standIns.adyen.received.length;
     const answers = [];
@@ -205,7 +251,12 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
         ...(json !== undefined ? { json } : {}),
         ...(attempt.headers ? { headers: attempt.headers(idsA, standIns.adyen.url) } : {}),
       });
-      answers.push({ resource: row.resource, route: `${attempt.method} ${attempt.path(idsA, idsB)}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });
+      answers.push({
+        resource: row.resource,
+        route: `${attempt.method} ${attempt.path(idsA, idsB)}`,
+        status: answer.status,
+        problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false,
+      });
     }
 
     // And every id of A's in every id slot of every merchant route in the document.
@@ -214,18 +265,25 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
       for (const [kind, id] of Object.entries(idsA)) {
         const path = pathWithId(route, id);
         const answer = await merchantB.call(route.method, path, documentedRequestOf(route));
-        answers.push({ resource: kind, route: `${route.method} ${path}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });
+        answers.push({
+          resource: kind,
+          route: `${route.method} ${path}`,
+          status: answer.status,
+          problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false,
+        });
       }
     }
 
-    console.log(`tenant isolation: ${answers.length} (route, id) pairs tried by merchant B (${pairs.length} from the table of ${table.length} resources, ${answers.length - pairs.length} from ${routes.length} routes of the document × ${Object.keys(idsA).length} ids), ${answers.filter((a) => a.status === 404).length} answered 404`);
+    console.log(
+      `tenant isolation: ${answers.length} (route, id) pairs tried by merchant B (${pairs.length} from the table of ${table.length} resources, ${answers.length - pairs.length} from ${routes.length} routes of the document × ${Object.keys(idsA).length} ids), ${answers.filter((a) => a.status === 404).length} answered 404`,
+    );
     expect(answers.filter((a) => a.status !== 404 || !a.problem)).toEqual([]);
     expect(standIns.adyen.received.length).toBe(forwardsBefore);
     // Nothing B did changed A's resources (B's DELETE and PATCH were refused, not applied elsewhere).
-    for (const row of table) expect({ resource: row.resource, status: (await merchantA.call('GET', row.ownerRead(idsA))).status }).toEqual({ resource: row.resource, status: 200 });
+    for (const row of table)
+      expect({ resource: row.resource, status: (await merchantA.call('GET', row.ownerRead(idsA))).status }).toEqual({ resource: row.resource, status: 200 });
     // (B's PATCH sent the documented example, which disables the endpoint, or the fallback description.)
     const endpointOfA = (await merchantA.call('GET', `/webhook-endpoints/${idsA.endpoint}`)).json<{ description: string | null; enabled: boolean }>();
     expect({ description: endpointOfA.description === 'taken over', enabled: endpointOfA.enabled }).toEqual({ description: false, enabled: true });
   });
-
 });

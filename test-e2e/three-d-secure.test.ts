@@ -30,7 +30,9 @@ import { verifiedPaymentWebhooks, type WebhookReceiver } from './support/webhook
 const OUTPUT = join(__dirname, '..', 'test-output', 'three-d-secure');
 /** A consumer who never comes back is abandoned when the session expires: short sessions here. */
 const SESSION_LIFETIME_MS = 40_000;
-const profiles = PROFILES.map(([name, start]) => [name, () => start({ ...PAYMENT_ENV, PAYMENT_SESSION_LIFETIME_MS: String(SESSION_LIFETIME_MS) }, 'vaultline-3ds-')] as const);
+const profiles = PROFILES.map(
+  ([name, start]) => [name, () => start({ ...PAYMENT_ENV, PAYMENT_SESSION_LIFETIME_MS: String(SESSION_LIFETIME_MS) }, 'vaultline-3ds-')] as const,
+);
 
 describe('3-D Secure on the hosted page, through the gateway', () => {
   let browser: Browser;
@@ -72,10 +74,14 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
     /** The webhooks about one payment, each verified with the endpoint's secret. */
     const webhooksOf = (paymentId: string) => verifiedPaymentWebhooks(receiver, secret, paymentId);
     const webhookTypesOf = (paymentId: string, last: string) =>
-      waitFor(() => {
-        const types = webhooksOf(paymentId).map((payload) => payload.type);
-        return types.includes(last) ? types : null;
-      }, 30_000, 50);
+      waitFor(
+        () => {
+          const types = webhooksOf(paymentId).map((payload) => payload.type);
+          return types.includes(last) ? types : null;
+        },
+        30_000,
+        50,
+      );
 
     /** Every address the consumer's browser asked for: none may hold the card number. */
     function recordAddresses(page: Page): string[] {
@@ -85,7 +91,16 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
     }
 
     const create = (reference: string) =>
-      api.ok('POST', '/payments/one-off', { json: { amount: 4250, currency_code: 'EUR', source: { type: 'vaultline' }, reference, description: 'Order 2025 · walnut desk lamp', return_url: `${shop.url}/orders/${reference}` } });
+      api.ok('POST', '/payments/one-off', {
+        json: {
+          amount: 4250,
+          currency_code: 'EUR',
+          source: { type: 'vaultline' },
+          reference,
+          description: 'Order 2025 · walnut desk lamp',
+          return_url: `${shop.url}/orders/${reference}`,
+        },
+      });
 
     /** Pays on the hosted page and waits for the simulator's bank page. */
     async function toTheBank(created: PaymentView, card: string, screenshotPrefix?: string): Promise<{ page: Page; addresses: string[] }> {
@@ -135,7 +150,11 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       expect(await axeFindings(page)).toEqual([]);
       const captured = await api.until(created.id, 'captured');
       expect(captured.authentication).toEqual({ type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded', 'capture:succeeded']);
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual([
+        'authentication_3ds:succeeded',
+        'authorization:succeeded',
+        'capture:succeeded',
+      ]);
       // The merchant's return_url keeps working after the trip to the bank.
       await page.getByRole('link', { name: 'Return to the shop' }).click();
       await page.waitForURL(`${shop.url}/orders/3ds-1?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=captured`);
@@ -145,26 +164,39 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       const types = await webhookTypesOf(created.id, 'payment.captured');
       expect(types).toEqual(expect.arrayContaining(['payment.processing', 'payment.action_required', 'payment.captured']));
       const hooks = webhooksOf(created.id);
-      expect(hooks.find((hook) => hook.type === 'payment.action_required')?.data).toMatchObject({ status: 'processing', action: { type: 'consumer_authentication' } });
+      expect(hooks.find((hook) => hook.type === 'payment.action_required')?.data).toMatchObject({
+        status: 'processing',
+        action: { type: 'consumer_authentication' },
+      });
       // The bank's address and form stay with the hosted page.
       expect(JSON.stringify(hooks)).not.toContain('test-challenge');
-      expect(hooks.find((hook) => hook.type === 'payment.captured')?.data).toMatchObject({ authentication: { status: 'authenticated', eci: '05', liability_shift: true } });
+      expect(hooks.find((hook) => hook.type === 'payment.captured')?.data).toMatchObject({
+        authentication: { status: 'authenticated', eci: '05', liability_shift: true },
+      });
     }, 180_000);
 
     it('when the consumer fails the challenge, then the page says the card could not be authenticated and offers another card; leaving for the shop fails the payment with authentication_failed, no authorization transaction', async () => {
       const created = await create('3ds-2');
       const { page } = await toTheBank(created, SIMULATOR_CARDS.challenge);
       await page.getByRole('button', { name: 'Fail' }).click();
-      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 3063 did not work', detail: 'Your card could not be authenticated. You can enter another card below.' });
+      expect(await anotherCardOffered(page)).toEqual({
+        title: 'The card •••• 3063 did not work',
+        detail: 'Your card could not be authenticated. You can enter another card below.',
+      });
       await shot(page, '3ds-5-failed.png');
       expect(await axeFindings(page)).toEqual([]);
-      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      expect(await api.get(created.id)).toMatchObject({
+        status: 'processing',
+        last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } },
+      });
       await page.getByRole('button', { name: 'Return to the shop' }).click();
       await page.waitForURL(`${shop.url}/orders/3ds-2?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=failed`);
       await page.close();
       expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'authentication_failed' });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
-      expect(await webhookTypesOf(created.id, 'payment.failed')).toEqual(expect.arrayContaining(['payment.action_required', 'payment.attempt_failed', 'payment.failed']));
+      expect(await webhookTypesOf(created.id, 'payment.failed')).toEqual(
+        expect.arrayContaining(['payment.action_required', 'payment.attempt_failed', 'payment.failed']),
+      );
     }, 180_000);
 
     it('when the card is frictionless (4000000000003097), then the consumer never leaves the hosted page and the payment is captured, authenticated', async () => {
@@ -185,7 +217,10 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       const { page } = await toTheBank(created, SIMULATOR_CARDS.challengeThenDeclined);
       await page.getByRole('button', { name: 'Complete' }).click();
       expect((await anotherCardOffered(page)).detail).toBe('Your card was declined. Try another card or contact your bank. You can enter another card below.');
-      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } } });
+      expect(await api.get(created.id)).toMatchObject({
+        status: 'processing',
+        last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } },
+      });
       await typeCardAndPay(page, SIMULATOR_CARDS.approved);
       await outcomeShown(page, 'Payment successful');
       await page.close();

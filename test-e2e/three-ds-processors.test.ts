@@ -2,11 +2,26 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
+import {
+  CHECKOUT_TEST_CARDS,
+  startCheckoutStandIn,
+  type CheckoutStandIn,
+} from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, anotherCardOffered, launchChromium, outcomeShown, payOnHostedPage, sessionOf, startShop, submitCard, type PaymentView } from './support/payment-scenario';
+import {
+  PAYMENT_ENV,
+  PaymentsApi,
+  anotherCardOffered,
+  launchChromium,
+  outcomeShown,
+  payOnHostedPage,
+  sessionOf,
+  startShop,
+  submitCard,
+  type PaymentView,
+} from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const ADYEN = { api_key: 'AQE_e2e_adyen_3ds_4410', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
@@ -72,10 +87,21 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
       secret = (await registerWebhookEndpoint(merchant, receiver.url, [])).secret;
       for (const processor of ['adyen', 'checkout'] as const) {
         const baseUrl = system[processor].baseUrl;
-        const answer = await merchant.call('POST', '/processor-accounts', { json: { processor, name: `${processor}-3ds`, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
+        const answer = await merchant.call('POST', '/processor-accounts', {
+          json: { processor, name: `${processor}-3ds`, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } },
+        });
         expect(answer.status).toBe(201);
         accounts[processor] = answer.json<{ id: string }>().id;
-        await api.ok('POST', '/flows', { json: { name: `${processor}-3ds`, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: accounts[processor], three_ds: 'if_required' }, { kind: 'capture', processor: accounts[processor] }] } });
+        await api.ok('POST', '/flows', {
+          json: {
+            name: `${processor}-3ds`,
+            capture_mode: 'automatic',
+            steps: [
+              { kind: 'authorization', processor: accounts[processor], three_ds: 'if_required' },
+              { kind: 'capture', processor: accounts[processor] },
+            ],
+          },
+        });
       }
       // Checkout.com's webhooks (payment_approved, payment_captured, payment_authentication_failed) reach this profile's gateway,
       // and Adyen's notifications (its CAPTURE confirms an automatic capture).
@@ -95,19 +121,31 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
     }
 
     async function webhookTypes(paymentId: string, wanted: string[]): Promise<string[]> {
-      return waitFor(() => {
-        const seen = webhooksOf(paymentId).map((payload) => payload.type);
-        return wanted.every((type) => seen.includes(type)) ? seen : null;
-      }, 30_000, 50);
+      return waitFor(
+        () => {
+          const seen = webhooksOf(paymentId).map((payload) => payload.type);
+          return wanted.every((type) => seen.includes(type)) ? seen : null;
+        },
+        30_000,
+        50,
+      );
     }
 
     /** A one-off payment routed to the processor's 3-D Secure flow, paid in Chromium with `card`; the page is left on the issuer's challenge. */
-    async function payToChallenge(processor: 'adyen' | 'checkout', card: string, reference: string): Promise<{ created: PaymentView; page: Page; visited: string[] }> {
+    async function payToChallenge(
+      processor: 'adyen' | 'checkout',
+      card: string,
+      reference: string,
+    ): Promise<{ created: PaymentView; page: Page; visited: string[] }> {
       await api.ok('PUT', '/flow-matrix', { json: { default_flow: `${processor}-3ds`, rules: [] } });
-      const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1250, currency_code: 'EUR', reference, source: { type: 'vaultline' }, return_url: `${shop.url}/orders/${reference}` } });
+      const created = await api.ok('POST', '/payments/one-off', {
+        json: { amount: 1250, currency_code: 'EUR', reference, source: { type: 'vaultline' }, return_url: `${shop.url}/orders/${reference}` },
+      });
       const page = await payOnHostedPage(browser, system.profile.baseUrl, sessionOf(created), card);
       const visited: string[] = [];
-      page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) visited.push(frame.url()); });
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame()) visited.push(frame.url());
+      });
       await page.getByRole('heading', { name: 'Verify your payment' }).waitFor({ timeout: 60_000 });
       return { created, page, visited };
     }
@@ -136,8 +174,15 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
       await page.getByRole('button', { name: 'Complete' }).click();
       await outcomeShown(page, 'Payment successful');
       const captured = await api.until(created.id, 'captured', 60_000);
-      expect(captured).toMatchObject({ flow: 'adyen-3ds', authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true } });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded', 'capture:succeeded']);
+      expect(captured).toMatchObject({
+        flow: 'adyen-3ds',
+        authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true },
+      });
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual([
+        'authentication_3ds:succeeded',
+        'authorization:succeeded',
+        'capture:succeeded',
+      ]);
 
       const sent = system.adyen.payments.find((p) => p.body.reference === created.id)!.body;
       const returnUrl = String(sent.returnUrl);
@@ -147,7 +192,16 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
         origin: new URL(returnUrl).origin,
         shopperInteraction: 'Ecommerce',
         paymentMethod: { number: ADYEN_TEST_CARDS.threeDsChallenge },
-        browserInfo: { userAgent: expect.stringContaining('Chrome'), acceptHeader: expect.stringContaining('text/html'), language: expect.any(String), colorDepth: expect.any(Number), screenHeight: expect.any(Number), screenWidth: expect.any(Number), timeZoneOffset: expect.any(Number), javaEnabled: false },
+        browserInfo: {
+          userAgent: expect.stringContaining('Chrome'),
+          acceptHeader: expect.stringContaining('text/html'),
+          language: expect.any(String),
+          colorDepth: expect.any(Number),
+          screenHeight: expect.any(Number),
+          screenWidth: expect.any(Number),
+          timeZoneOffset: expect.any(Number),
+          javaEnabled: false,
+        },
       });
       expect(sent).not.toHaveProperty('authenticationData');
       const challenge = system.adyen.challenges.find((c) => c.returnUrl === returnUrl)!;
@@ -157,7 +211,10 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
 
       const types = await webhookTypes(created.id, ['payment.action_required', 'payment.captured']);
       expect(types.indexOf('payment.action_required')).toBeLessThan(types.indexOf('payment.captured'));
-      expect(webhooksOf(created.id).find((payload) => payload.type === 'payment.captured')!.data).toMatchObject({ status: 'captured', authentication: { status: 'authenticated', eci: '05', liability_shift: true } });
+      expect(webhooksOf(created.id).find((payload) => payload.type === 'payment.captured')!.data).toMatchObject({
+        status: 'captured',
+        authentication: { status: 'authenticated', eci: '05', liability_shift: true },
+      });
     }, 180_000);
 
     it('when the Adyen issuer page must be reached by POST, then the hosted page posts action.data there and the completed challenge captures the payment', async () => {
@@ -179,18 +236,34 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
       await waitFor(() => (system.checkout.lookups.includes(sessionId) ? true : null), 60_000, 50);
       system.checkout.webhookUrl = webhookUrl;
       for (const webhook of system.checkout.webhooks.filter((w) => (JSON.parse(w.rawBody) as { data: { id: string } }).data.id === paymentId)) {
-        const delivered = await fetch(webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody });
+        const delivered = await fetch(webhookUrl!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature },
+          body: webhook.rawBody,
+        });
         expect(delivered.status).toBe(200);
       }
       await outcomeShown(page, 'Payment successful');
       const captured = await api.until(created.id, 'captured', 60_000);
-      expect(captured).toMatchObject({ flow: 'checkout-3ds', authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true } });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded', 'capture:succeeded']);
+      expect(captured).toMatchObject({
+        flow: 'checkout-3ds',
+        authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true },
+      });
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual([
+        'authentication_3ds:succeeded',
+        'authorization:succeeded',
+        'capture:succeeded',
+      ]);
 
       const sent = system.checkout.payments.find((p) => p.body.reference === created.id)!;
       const returnUrl = String(sent.body.success_url);
       expect(returnUrl).toMatch(returnRoute(sessionOf(created)));
-      expect(sent.body).toMatchObject({ '3ds': { enabled: true, challenge_indicator: 'no_preference' }, failure_url: returnUrl, capture: true, source: { number: CHECKOUT_TEST_CARDS.threeDsChallenge } });
+      expect(sent.body).toMatchObject({
+        '3ds': { enabled: true, challenge_indicator: 'no_preference' },
+        failure_url: returnUrl,
+        capture: true,
+        source: { number: CHECKOUT_TEST_CARDS.threeDsChallenge },
+      });
       expectReturnedToHostedPage(visited, sessionOf(created), CHECKOUT_TEST_CARDS.threeDsChallenge);
       await page.close();
       await webhookTypes(created.id, ['payment.action_required', 'payment.captured']);
@@ -199,14 +272,23 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
     it('when the consumer fails the Checkout.com challenge, then the page says the card could not be authenticated and offers another; leaving for the shop fails the payment authentication_failed with no authorization transaction', async () => {
       const { created, page } = await payToChallenge('checkout', CHECKOUT_TEST_CARDS.threeDsChallenge, 'order-3ds-cko-fail');
       await page.getByRole('button', { name: 'Fail' }).click();
-      expect(await anotherCardOffered(page)).toEqual({ title: `The card •••• ${CHECKOUT_TEST_CARDS.threeDsChallenge.slice(-4)} did not work`, detail: 'Your card could not be authenticated. You can enter another card below.' });
-      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      expect(await anotherCardOffered(page)).toEqual({
+        title: `The card •••• ${CHECKOUT_TEST_CARDS.threeDsChallenge.slice(-4)} did not work`,
+        detail: 'Your card could not be authenticated. You can enter another card below.',
+      });
+      expect(await api.get(created.id)).toMatchObject({
+        status: 'processing',
+        last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } },
+      });
       await page.getByRole('button', { name: 'Return to the shop' }).click();
       await page.waitForURL(`${shop.url}/orders/order-3ds-cko-fail?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=failed`);
       await page.close();
       // The failed challenge belongs to the card that was tried (last_failed_attempt), not to the payment, which has no card left.
       const failed = await api.until(created.id, 'failed', 60_000);
-      expect(failed).toMatchObject({ failure_reason: 'authentication_failed', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      expect(failed).toMatchObject({
+        failure_reason: 'authentication_failed',
+        last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } },
+      });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
       const types = await webhookTypes(created.id, ['payment.action_required', 'payment.attempt_failed', 'payment.failed']);
       expect(types).not.toContain('payment.captured');
@@ -214,7 +296,9 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
 
     it('when the consumer completes the Checkout.com challenge but never comes back to the hosted page, then the signed payment_approved webhook settles the payment and it is captured', async () => {
       await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'checkout-3ds', rules: [] } });
-      const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1250, currency_code: 'EUR', reference: 'order-3ds-cko-away', source: { type: 'vaultline' } } });
+      const created = await api.ok('POST', '/payments/one-off', {
+        json: { amount: 1250, currency_code: 'EUR', reference: 'order-3ds-cko-away', source: { type: 'vaultline' } },
+      });
       await submitCard(system.profile.baseUrl, sessionOf(created), CHECKOUT_TEST_CARDS.threeDsChallenge);
       const sent = await waitFor(() => system.checkout.payments.find((p) => p.body.reference === created.id), 30_000, 50);
       const challenge = await waitFor(() => system.checkout.challenges.find((c) => c.paymentId === sent.id), 30_000, 50);

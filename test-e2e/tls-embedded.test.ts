@@ -10,11 +10,29 @@ import { startEmbedded, type EmbeddedSystem } from '@vaultline/launcher';
 function selfSignedCertificate(dir: string): { certFile: string; keyFile: string } {
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, keyFile };
 }
 
@@ -41,7 +59,14 @@ describe('the gateway with TLS_CERT_FILE and TLS_KEY_FILE (embedded profile)', (
     system = await startEmbedded({
       dataDir: join(dir, 'data'),
       port: 0,
-      env: { LOG_LEVEL: 'silent', EMBEDDED_SERVICE_THREADS: 'none', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, BOOTSTRAP_API_KEY: 'sk_test_tls_bootstrap_key_0123456789', ADMIN_API_KEY: 'admin_tls_test_key_0123456789abcdef0' },
+      env: {
+        LOG_LEVEL: 'silent',
+        EMBEDDED_SERVICE_THREADS: 'none',
+        TLS_CERT_FILE: certFile,
+        TLS_KEY_FILE: keyFile,
+        BOOTSTRAP_API_KEY: 'sk_test_tls_bootstrap_key_0123456789',
+        ADMIN_API_KEY: 'admin_tls_test_key_0123456789abcdef0',
+      },
     });
   }, 30_000);
 

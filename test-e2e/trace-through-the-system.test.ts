@@ -35,9 +35,13 @@ function expectOneUnbrokenTrace(spans: CollectedSpan[], vaultServer: (span: Coll
 }
 
 describe('one trace from the merchant request to the webhook delivery', () => {
-  it('in the embedded profile (in-memory span exporter), then the gateway server span, the vault\'s span (its routes mounted in the gateway), publish, consume and the webhook client span form one unbroken chain', async () => {
+  it("in the embedded profile (in-memory span exporter), then the gateway server span, the vault's span (its routes mounted in the gateway), publish, consume and the webhook client span form one unbroken chain", async () => {
     const fixture = join(__dirname, 'support', 'trace-embedded.fixture.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture], { cwd: __dirname, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture], {
+      cwd: __dirname,
+      timeout: 60_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const spans = JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as CollectedSpan[];
     // In one process every span has one service.name: the vault's span names its service in an attribute. The
     // gateway hands the request to the vault's routes in this process (one HTTP stack): an internal span, no server span.
@@ -138,7 +142,14 @@ async function startOtlpReceiver(): Promise<OtlpReceiver> {
           const service = resourceSpans.resource?.attributes?.find((a) => a.key === 'service.name')?.value?.stringValue ?? '';
           for (const scope of resourceSpans.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
-              spans.push({ traceId: hex(span.traceId), spanId: hex(span.spanId), parentSpanId: span.parentSpanId ? hex(span.parentSpanId) : undefined, name: span.name, kind: SPAN_KINDS[span.kind ?? 0] ?? 'UNSPECIFIED', service });
+              spans.push({
+                traceId: hex(span.traceId),
+                spanId: hex(span.spanId),
+                parentSpanId: span.parentSpanId ? hex(span.parentSpanId) : undefined,
+                name: span.name,
+                kind: SPAN_KINDS[span.kind ?? 0] ?? 'UNSPECIFIED',
+                service,
+              });
             }
           }
         }

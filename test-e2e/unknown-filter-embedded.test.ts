@@ -36,18 +36,35 @@ describe('unknown query filters on the merchant API (embedded profile)', () => {
     expect(answer.json()).toMatchObject({
       code: 'unknown_filter',
       field: 'currency_code',
-      detail: 'currency_code is not a filter of GET /payments: it takes limit, starting_after, order, status, reference, customer_id, use_case, created_gte, created_lte.',
+      detail:
+        'currency_code is not a filter of GET /payments: it takes limit, starting_after, order, status, reference, customer_id, use_case, created_gte, created_lte.',
     });
     const listed = await running.merchant.call('GET', '/payments?status=processing&limit=5');
     expect([listed.status, listed.json<{ data: Array<{ currency_code: string }> }>().data.map((p) => p.currency_code)]).toEqual([200, ['EUR']]);
   });
 
   it(`when any of the ${reads.length} merchant reads (payments, refunds, disputes, customers, tokens, events, imports, reports, …) gets a parameter it does not list, then each answers 422 unknown_filter naming it`, async () => {
-    expect(reads.map((read) => read.template)).toEqual(expect.arrayContaining(['/payments', '/refunds', '/disputes', '/customers', '/tokens', '/events', '/tokens/imports', '/webhook-endpoints', '/api-keys', '/reports/payments', '/reports/webhook-deliveries']));
-    const answers = await Promise.all(reads.map(async (read) => {
-      const answer = await running.merchant.call('GET', `${read.path}?limit=1&not_a_filter=1`);
-      return [read.template, answer.status, answer.json<{ code?: string; field?: string }>().code, answer.json<{ field?: string }>().field];
-    }));
+    expect(reads.map((read) => read.template)).toEqual(
+      expect.arrayContaining([
+        '/payments',
+        '/refunds',
+        '/disputes',
+        '/customers',
+        '/tokens',
+        '/events',
+        '/tokens/imports',
+        '/webhook-endpoints',
+        '/api-keys',
+        '/reports/payments',
+        '/reports/webhook-deliveries',
+      ]),
+    );
+    const answers = await Promise.all(
+      reads.map(async (read) => {
+        const answer = await running.merchant.call('GET', `${read.path}?limit=1&not_a_filter=1`);
+        return [read.template, answer.status, answer.json<{ code?: string; field?: string }>().code, answer.json<{ field?: string }>().field];
+      }),
+    );
     // A read without pages does not take limit either: the first parameter it does not list is named.
     expect(answers).toEqual(reads.map((read) => [read.template, 422, 'unknown_filter', hasLimit(read.template) ? 'not_a_filter' : 'limit']));
   });

@@ -18,7 +18,12 @@ async function generate(options) {
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     inFlight.push(
       pool
-        .request({ method: options.method, path: target.pathname + target.search, headers: options.idempotencyKeys ? { ...options.headers, 'idempotency-key': randomUUID() } : options.headers, body: options.body ?? null })
+        .request({
+          method: options.method,
+          path: target.pathname + target.search,
+          headers: options.idempotencyKeys ? { ...options.headers, 'idempotency-key': randomUUID() } : options.headers,
+          body: options.body ?? null,
+        })
         .then(async (response) => {
           await response.body.dump();
           if (response.statusCode >= 200 && response.statusCode < 300) latencies.push(performance.now() - due);

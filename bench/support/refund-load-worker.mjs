@@ -37,7 +37,12 @@ async function consumer(index) {
     }
     try {
       const t0 = performance.now();
-      const response = await pool.request({ method: 'POST', path: `/payments/${paymentId}/refunds`, headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': randomUUID() }, body: REFUND });
+      const response = await pool.request({
+        method: 'POST',
+        path: `/payments/${paymentId}/refunds`,
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': randomUUID() },
+        body: REFUND,
+      });
       const text = await response.body.text();
       if (response.statusCode === 422) {
         mine.shift(); // this payment's refundable amount is spent

@@ -45,8 +45,12 @@ export async function startOutcomeReceiver(idOf, noun) {
       });
     });
 
-  return { url: `http://127.0.0.1:${receiver.address().port}/webhooks`, outcomeOf, close: () => {
-    receiver.closeAllConnections();
-    receiver.close();
-  }, };
+  return {
+    url: `http://127.0.0.1:${receiver.address().port}/webhooks`,
+    outcomeOf,
+    close: () => {
+      receiver.closeAllConnections();
+      receiver.close();
+    },
+  };
 }

@@ -5,7 +5,14 @@ import kafkajs from 'kafkajs';
 
 const { Kafka, logLevel } = kafkajs;
 const broker = process.argv[2];
-const kafka = new Kafka({ clientId: 'vaultline-kafka-script', brokers: [broker], logLevel: logLevel.NOTHING, connectionTimeout: 2_000, requestTimeout: 5_000, retry: { retries: 0 } });
+const kafka = new Kafka({
+  clientId: 'vaultline-kafka-script',
+  brokers: [broker],
+  logLevel: logLevel.NOTHING,
+  connectionTimeout: 2_000,
+  requestTimeout: 5_000,
+  retry: { retries: 0 },
+});
 const admin = kafka.admin();
 try {
   await admin.connect();

@@ -53,7 +53,9 @@ function main(): void {
     process.stdout.write(`wrote sdks/${path}\n`);
   }
   if (stale.length > 0) {
-    process.stderr.write(`The SDKs' generated files differ from the OpenAPI document: ${stale.join(', ')}\nRun: pnpm exec tsx sdks/generator/generate.ts, then commit.\n`);
+    process.stderr.write(
+      `The SDKs' generated files differ from the OpenAPI document: ${stale.join(', ')}\nRun: pnpm exec tsx sdks/generator/generate.ts, then commit.\n`,
+    );
     process.exitCode = 1;
   } else if (check) {
     process.stdout.write("The SDKs' generated files match the OpenAPI document.\n");

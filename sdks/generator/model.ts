@@ -120,7 +120,8 @@ export function buildModel(document: JsonObject): ApiModel {
   }
 
   /** A property schema that only narrows what an earlier part said (allOf of the same ref, required): keep the earlier type. */
-  const isRefinement = (value: Schema): boolean => !value.type && !value.$ref && !value.enum && !('const' in value) && !value.oneOf && !value.anyOf && !value.properties && !value.items;
+  const isRefinement = (value: Schema): boolean =>
+    !value.type && !value.$ref && !value.enum && !('const' in value) && !value.oneOf && !value.anyOf && !value.properties && !value.items;
 
   function objectType(name: string, schema: Schema): TypeRef {
     const { properties, required, description } = flatten(schema);
@@ -137,7 +138,10 @@ export function buildModel(document: JsonObject): ApiModel {
 
   const isObjectSchema = (schema: Schema): boolean => {
     const types = [schema.type].flat();
-    return (types.includes('object') || (!schema.type && (schema.properties !== undefined || schema.allOf !== undefined))) && (schema.properties !== undefined || schema.allOf !== undefined);
+    return (
+      (types.includes('object') || (!schema.type && (schema.properties !== undefined || schema.allOf !== undefined))) &&
+      (schema.properties !== undefined || schema.allOf !== undefined)
+    );
   };
 
   /** An inline schema met again (a property of PaymentFields merged into Payment and its refinements): the type made the first time. */
@@ -165,19 +169,37 @@ export function buildModel(document: JsonObject): ApiModel {
       return objectType(claim(context), schema);
     }
     const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-    if (variants) return union(variants.map((variant, n) => typeOf(variant, `${context}${n + 1}`)), context);
-    if (schema.enum) return nullableIf(schema, { kind: 'literal', values: (schema.enum as Array<string | number | boolean | null>).filter((v): v is string | number | boolean => v !== null) }, (schema.enum as unknown[]).includes(null));
+    if (variants)
+      return union(
+        variants.map((variant, n) => typeOf(variant, `${context}${n + 1}`)),
+        context,
+      );
+    if (schema.enum)
+      return nullableIf(
+        schema,
+        { kind: 'literal', values: (schema.enum as Array<string | number | boolean | null>).filter((v): v is string | number | boolean => v !== null) },
+        (schema.enum as unknown[]).includes(null),
+      );
     if ('const' in schema) return { kind: 'literal', values: [schema.const as string] };
     const types = [schema.type ?? (schema.properties ? 'object' : undefined)].flat().filter((t): t is string => typeof t === 'string');
     const nullable = types.includes('null');
     const concrete = types.filter((t) => t !== 'null');
     if (concrete.length === 0) return nullable ? { kind: 'null' } : { kind: 'unknown' };
-    if (concrete.length > 1) return nullableIf(schema, union(concrete.map((t) => typeOf({ ...schema, type: t }, context)), context), nullable);
+    if (concrete.length > 1)
+      return nullableIf(
+        schema,
+        union(
+          concrete.map((t) => typeOf({ ...schema, type: t }, context)),
+          context,
+        ),
+        nullable,
+      );
     const [type] = concrete;
     let base: TypeRef;
     if (type === 'object') {
       if (isObjectSchema(schema)) base = objectType(claim(context), schema);
-      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') base = { kind: 'map', values: typeOf(schema.additionalProperties as Schema, `${context}Value`) };
+      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+        base = { kind: 'map', values: typeOf(schema.additionalProperties as Schema, `${context}Value`) };
       else base = { kind: 'map', values: { kind: 'unknown' } };
     } else if (type === 'array') base = { kind: 'array', items: typeOf(schema.items as Schema, `${context}Item`) };
     else if (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean') base = { kind: type };
@@ -227,7 +249,9 @@ export function buildModel(document: JsonObject): ApiModel {
       if ((security ?? []).some((scheme) => 'AdminKey' in scheme)) continue;
       const id = operation.operationId as string;
       const [resource, name] = operationName(id, path);
-      const parameters = [...((item.parameters as Schema[] | undefined) ?? []), ...((operation.parameters as Schema[] | undefined) ?? [])].map((p) => resolve(p) as Schema);
+      const parameters = [...((item.parameters as Schema[] | undefined) ?? []), ...((operation.parameters as Schema[] | undefined) ?? [])].map(
+        (p) => resolve(p) as Schema,
+      );
       const parameter = (p: Schema): Parameter => ({
         name: p.name as string,
         argument: p.in === 'header' ? headerArgument(p.name as string) : (p.name as string),

@@ -8,7 +8,10 @@ import { PUBLIC, type VaultHarness } from '../../services/vault/test/vault-harne
  * A gateway-like front for the vault alone: public paths are proxied with an internal JWT
  * (scope public, merchant __public__) and X-Forwarded-For; /shop/* plays the merchant's site.
  */
-export async function startFront(vault: VaultHarness, shopPage: (vaultOrigin: string, sessionId: string) => string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFront(
+  vault: VaultHarness,
+  shopPage: (vaultOrigin: string, sessionId: string) => string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://front');
     if (url.pathname.startsWith('/shop/')) {
@@ -19,8 +22,13 @@ export async function startFront(vault: VaultHarness, shopPage: (vaultOrigin: st
     const token = vault.signerFor('gateway').sign('vault', { merchantId: PUBLIC.merchantId, scopes: PUBLIC.scopes });
     const target = new URL(vault.baseUrl);
     const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url,
-        headers: { ...req.headers, host: target.host, authorization: `Bearer ${token}`, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host, authorization: `Bearer ${token}`, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -32,7 +40,6 @@ export async function startFront(vault: VaultHarness, shopPage: (vaultOrigin: st
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
-
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

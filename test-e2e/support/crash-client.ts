@@ -68,9 +68,18 @@ export class CrashClient {
    * because the session is used: the card is in.
    */
   async submitCard(sessionId: string, number: string, cvc: string): Promise<void> {
-    await this.waitUntil(async () => (await this.send('GET', `/sessions/${sessionId}/status`, {}, {})).status === 200, RETRY_FOR_MS, `session ${sessionId} known to the vault`);
+    await this.waitUntil(
+      async () => (await this.send('GET', `/sessions/${sessionId}/status`, {}, {})).status === 200,
+      RETRY_FOR_MS,
+      `session ${sessionId} known to the vault`,
+    );
     const retriedBefore = this.retried;
-    const answer = await this.send('POST', `/sessions/${sessionId}/card`, { json: { card: { number, exp_month: 12, exp_year: 2034, cvc, name: 'Ada Lovelace' } } }, {});
+    const answer = await this.send(
+      'POST',
+      `/sessions/${sessionId}/card`,
+      { json: { card: { number, exp_month: 12, exp_year: 2034, cvc, name: 'Ada Lovelace' } } },
+      {},
+    );
     if (answer.status === 201) return;
     if (answer.status === 409 && this.retried > retriedBefore && answer.json<{ code?: string }>().code === SESSION_USED) return;
     throw new Error(`POST /sessions/${sessionId}/card answered ${answer.status}: ${answer.text}`);
@@ -97,7 +106,11 @@ export class CrashClient {
 
   /** Polls the payment until its status is one of `statuses`. */
   async untilStatus(paymentId: string, statuses: string[], timeoutMs: number): Promise<void> {
-    await this.waitUntil(async () => statuses.includes((await this.expect(200, 'GET', `/payments/${paymentId}`)).json<{ status: string }>().status), timeoutMs, `payment ${paymentId} ${statuses.join('|')}`);
+    await this.waitUntil(
+      async () => statuses.includes((await this.expect(200, 'GET', `/payments/${paymentId}`)).json<{ status: string }>().status),
+      timeoutMs,
+      `payment ${paymentId} ${statuses.join('|')}`,
+    );
   }
 
   async waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what = 'condition'): Promise<void> {

@@ -44,7 +44,9 @@ async function startStandIn(path: string, handler: Handler): Promise<StandIn> {
       const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(request);
       const answer: Answer =
-        request.method === 'POST' && request.path === path ? safely(handler, request) : { status: 404, body: { message: `no route ${request.method} ${request.path}` } };
+        request.method === 'POST' && request.path === path
+          ? safely(handler, request)
+          : { status: 404, body: { message: `no route ${request.method} ${request.path}` } };
       const text = JSON.stringify(answer.body);
       res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
@@ -79,7 +81,8 @@ const header = (request: ReceivedRequest, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 const isString = (value: unknown, pattern: RegExp): value is string => typeof value === 'string' && pattern.test(value);
-const isInteger = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const isInteger = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 const last4 = (number: string) => number.slice(-4);
 
 /**
@@ -157,7 +160,13 @@ export function startCheckoutStandIn(): Promise<StandIn> {
         response_code: '10000',
         response_summary: 'Approved',
         reference: body.reference,
-        source: { type: 'card', expiry_month: source.expiry_month, expiry_year: source.expiry_year, last4: last4(source.number as string), bin: (source.number as string).slice(0, 6) },
+        source: {
+          type: 'card',
+          expiry_month: source.expiry_month,
+          expiry_year: source.expiry_year,
+          last4: last4(source.number as string),
+          bin: (source.number as string).slice(0, 6),
+        },
       },
     };
   });
@@ -170,14 +179,30 @@ export function startStripeStandIn(): Promise<StandIn> {
       return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } } };
     }
     if (header(request, 'content-type') !== 'application/x-www-form-urlencoded') {
-      return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid request (check that your POST content type is application/x-www-form-urlencoded).' } } };
+      return {
+        status: 400,
+        body: {
+          error: { type: 'invalid_request_error', message: 'Invalid request (check that your POST content type is application/x-www-form-urlencoded).' },
+        },
+      };
     }
     const form = new URLSearchParams(request.body);
     const number = form.get('card[number]');
     const month = Number(form.get('card[exp_month]'));
     const year = Number(form.get('card[exp_year]'));
     const cvc = form.get('card[cvc]');
-    const missing = form.get('type') !== 'card' ? 'type' : !isString(number, /^\d{12,19}$/) ? 'card[number]' : !isInteger(month, 1, 12) ? 'card[exp_month]' : !isInteger(year, 2000, 2100) ? 'card[exp_year]' : cvc !== null && !isString(cvc, /^\d{3,4}$/) ? 'card[cvc]' : null;
+    const missing =
+      form.get('type') !== 'card'
+        ? 'type'
+        : !isString(number, /^\d{12,19}$/)
+          ? 'card[number]'
+          : !isInteger(month, 1, 12)
+            ? 'card[exp_month]'
+            : !isInteger(year, 2000, 2100)
+              ? 'card[exp_year]'
+              : cvc !== null && !isString(cvc, /^\d{3,4}$/)
+                ? 'card[cvc]'
+                : null;
     if (missing) return { status: 400, body: { error: { type: 'invalid_request_error', param: missing, message: `Invalid ${missing}` } } };
     return {
       status: 200,

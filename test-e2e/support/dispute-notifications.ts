@@ -8,7 +8,15 @@ import { checkoutWebhook, type CheckoutWebhook } from '../../services/payment-or
  */
 export function adyenDisputeNotification(
   hmacKeyHex: string,
-  dispute: { eventCode: string; disputeStatus?: string; pspReference: string; paymentPspReference: string; merchantReference: string; amount: { value: number; currency: string }; reason?: string },
+  dispute: {
+    eventCode: string;
+    disputeStatus?: string;
+    pspReference: string;
+    paymentPspReference: string;
+    merchantReference: string;
+    amount: { value: number; currency: string };
+    reason?: string;
+  },
 ) {
   const notification = adyenNotification(
     {
@@ -24,7 +32,11 @@ export function adyenDisputeNotification(
     },
     hmacKeyHex,
   );
-  if (dispute.disputeStatus) Object.assign(notification.notificationItems[0]!.NotificationRequestItem.additionalData, { disputeStatus: dispute.disputeStatus, chargebackReasonCode: '10.4' });
+  if (dispute.disputeStatus)
+    Object.assign(notification.notificationItems[0]!.NotificationRequestItem.additionalData, {
+      disputeStatus: dispute.disputeStatus,
+      chargebackReasonCode: '10.4',
+    });
   return notification;
 }
 
@@ -35,7 +47,16 @@ export function checkoutDisputeWebhook(
 ): CheckoutWebhook {
   return checkoutWebhook(
     type,
-    { id: dispute.id, category: dispute.category ?? 'fraudulent', amount: dispute.amount, currency: dispute.currency, reason_code: '10.4', payment_id: dispute.paymentId, payment_reference: dispute.paymentReference, evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+    {
+      id: dispute.id,
+      category: dispute.category ?? 'fraudulent',
+      amount: dispute.amount,
+      currency: dispute.currency,
+      reason_code: '10.4',
+      payment_id: dispute.paymentId,
+      payment_reference: dispute.paymentReference,
+      evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    },
     webhookSecret,
   );
 }

@@ -17,7 +17,10 @@ export const earlierPaymentEffects: Array<IdempotentEffect<unknown>> = [
   {
     name: 'POST /payments, earlier interface (one payment)',
     send: (_context, merchant, key) =>
-      merchant.call('POST', '/payments', { json: { amount: 1999, currency_code: 'EUR', confirm: true, reference: `idem-${key}` }, headers: { 'Idempotency-Key': key } }),
+      merchant.call('POST', '/payments', {
+        json: { amount: 1999, currency_code: 'EUR', confirm: true, reference: `idem-${key}` },
+        headers: { 'Idempotency-Key': key },
+      }),
     count: (_context, merchant, key) => countIn(merchant, '/payments', (payment) => payment.reference === `idem-${key}`),
   },
 ];

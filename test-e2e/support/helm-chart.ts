@@ -18,7 +18,12 @@ export const KUBE_VERSION = '1.34.0';
 export const RELEASE = 'vaultline';
 export const NAMESPACE = 'vaultline';
 
-export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [key: string]: unknown };
+export type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+};
 
 function run(args: string[]): SpawnSyncReturns<string> {
   // Building Helm takes minutes on a loaded 2-core machine, once; rendering takes well under a second.
@@ -90,7 +95,11 @@ export function renderReleases(...releases: object[]): RenderedRelease[] {
     });
     const result = run(['--render', CHART, NAMESPACE, RELEASE, ...files]);
     if (result.status !== 0) throw new Error(`scripts/helm --render failed: ${result.stderr}`);
-    const parsed = JSON.parse(result.stdout) as Array<{ revision: number; manifest: string; hooks: Array<{ name: string; kind: string; events: string[]; manifest: string }> }>;
+    const parsed = JSON.parse(result.stdout) as Array<{
+      revision: number;
+      manifest: string;
+      hooks: Array<{ name: string; kind: string; events: string[]; manifest: string }>;
+    }>;
     return parsed.map((release) => ({
       revision: release.revision,
       manifests: [...parseManifests(release.manifest), ...release.hooks.flatMap((hook) => parseManifests(hook.manifest))],
@@ -103,7 +112,12 @@ export function renderReleases(...releases: object[]): RenderedRelease[] {
 
 /** The strict schema check (test-e2e/support/validate-k8s.mjs) of every document: [{ kind, name, errors }]. */
 export function validateStrictly(manifests: readonly object[]): Array<{ kind: string; name: string; errors: string[] }> {
-  const result = spawnSync(process.execPath, [join(__dirname, 'validate-k8s.mjs')], { cwd: ROOT, input: JSON.stringify(manifests), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [join(__dirname, 'validate-k8s.mjs')], {
+    cwd: ROOT,
+    input: JSON.stringify(manifests),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`validate-k8s.mjs failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Array<{ kind: string; name: string; errors: string[] }>;
 }

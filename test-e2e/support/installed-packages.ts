@@ -83,7 +83,17 @@ export async function installPackedPackages(): Promise<InstalledPackages> {
   }
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'merchant-project', private: true, type: 'module', dependencies: { '@vaultline/node': `file:${nodeTarball}`, '@vaultline/cli': `file:${cliTarball}` }, overrides }, null, 2),
+    JSON.stringify(
+      {
+        name: 'merchant-project',
+        private: true,
+        type: 'module',
+        dependencies: { '@vaultline/node': `file:${nodeTarball}`, '@vaultline/cli': `file:${cliTarball}` },
+        overrides,
+      },
+      null,
+      2,
+    ),
   );
   const started = performance.now();
   await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });

@@ -105,7 +105,13 @@ export interface MerchantOfBothModes {
 /** Creates a merchant (its first key is a test key) and issues it a live key through the operator API. */
 export async function createMerchantOfBothModes(system: Pick<EmbeddedSystem, 'baseUrl' | 'adminApiKey'>, name: string): Promise<MerchantOfBothModes> {
   const admin = async (path: string, body: unknown) =>
-    answerOf(await fetch(`${system.baseUrl}${path}`, { method: 'POST', headers: { 'X-Admin-Key': system.adminApiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }));
+    answerOf(
+      await fetch(`${system.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'X-Admin-Key': system.adminApiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
   const merchant = await admin('/admin/merchants', { name, card_data_access: true });
   if (merchant.status !== 201) throw new Error(`POST /admin/merchants answered ${merchant.status}: ${merchant.text}`);
   const { id, api_key: testKey } = merchant.json<{ id: string; api_key: string }>();
@@ -164,7 +170,10 @@ export const PROFILES: Array<[string, (env: Record<string, string>, dataDirPrefi
     'local profile (a process per service, Redis Streams)',
     async (env, dataDirPrefix) => {
       const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}local-`));
-      return runningProcesses(await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } }), dataDir);
+      return runningProcesses(
+        await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } }),
+        dataDir,
+      );
     },
   ],
 ];
@@ -209,4 +218,3 @@ export function profilesWithKafka(label: string): typeof PROFILES {
   reportSkipped(`${label} in the Kafka profile`, availability.reason);
   return PROFILES;
 }
-

@@ -23,7 +23,9 @@ export function idRoutesOfDocument(): DocumentRoute[] {
   const paths = buildOpenApiDocument().paths as Record<string, Record<string, DocumentOperation>>;
   return Object.entries(paths).flatMap(([template, item]) =>
     Object.entries(item).flatMap(([method, operation]) =>
-      template.includes('{') && (operation.security ?? []).some((scheme) => 'ApiKey' in scheme) ? [{ method: method.toUpperCase(), template, example: requestExampleOf(operation) }] : [],
+      template.includes('{') && (operation.security ?? []).some((scheme) => 'ApiKey' in scheme)
+        ? [{ method: method.toUpperCase(), template, example: requestExampleOf(operation) }]
+        : [],
     ),
   );
 }
@@ -56,7 +58,13 @@ export interface ProbeAnswer {
   code: string | null;
 }
 
-export async function probe(api: MerchantApi, resource: string, method: string, path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<ProbeAnswer> {
+export async function probe(
+  api: MerchantApi,
+  resource: string,
+  method: string,
+  path: string,
+  options: { json?: unknown; headers?: Record<string, string> } = {},
+): Promise<ProbeAnswer> {
   const answer = await api.call(method, path, options);
   return { resource, route: `${method} ${path}`, status: answer.status, ...problemOf(answer) };
 }

@@ -60,7 +60,13 @@ export interface PaymentView {
   source?: { type: 'card'; masked_account_number: string; pan_type: string };
   flow?: string;
   failure_reason?: string | null;
-  authentication?: { type: '3ds'; version: string | null; status: 'authenticated' | 'attempted' | 'failed' | 'not_required'; eci: string | null; liability_shift: boolean };
+  authentication?: {
+    type: '3ds';
+    version: string | null;
+    status: 'authenticated' | 'attempted' | 'failed' | 'not_required';
+    eci: string | null;
+    liability_shift: boolean;
+  };
   next_action?: { type: 'consumer_authentication' };
   attempts?: number;
   last_failed_attempt?: { number: number; failure_reason: string; masked_account_number: string | null; failed_at: string };
@@ -91,11 +97,13 @@ export class PaymentsApi {
 
   /** Calls `template` (an OpenAPI path) with its parameters filled in; fails on an answer the document does not describe. */
   async call(method: string, template: string, options: CallOptions = {}): Promise<HttpAnswer> {
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? '')) + (options.query ? `?${options.query}` : '');
+    const path =
+      template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? '')) + (options.query ? `?${options.query}` : '');
     const answer = await this.merchant.call(method, path, { json: options.json, headers: options.headers });
     const body: unknown = answer.text ? JSON.parse(answer.text) : undefined;
     const response = validateAgainstOpenApi(method, template, answer.status, body);
-    if (!response.valid) throw new Error(`${method} ${path} answered ${answer.status}, not as the OpenAPI document says: ${response.errors.join('; ')}\n${answer.text}`);
+    if (!response.valid)
+      throw new Error(`${method} ${path} answered ${answer.status}, not as the OpenAPI document says: ${response.errors.join('; ')}\n${answer.text}`);
     if (answer.status < 300 && options.json !== undefined) {
       const request = validateRequestAgainstOpenApi(method, template, options.json);
       if (!request.valid) throw new Error(`${method} ${path} accepted a body the OpenAPI document refuses: ${request.errors.join('; ')}`);
@@ -129,7 +137,8 @@ export class PaymentsApi {
       async () => {
         const payment = await this.get(paymentId);
         if (payment.status === status) return payment;
-        if (finals.includes(payment.status)) throw new Error(`payment ${paymentId} ended ${payment.status} (${payment.failure_reason ?? ''}), expected ${status}`);
+        if (finals.includes(payment.status))
+          throw new Error(`payment ${paymentId} ended ${payment.status} (${payment.failure_reason ?? ''}), expected ${status}`);
         return null;
       },
       timeoutMs,
@@ -195,13 +204,26 @@ export async function outcomeShown(page: Page, heading: string): Promise<void> {
   try {
     await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
   } catch (error) {
-    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    const seen = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(page not readable)')
+    )
+      .replace(/\s+/g, ' ')
+      .slice(0, 400);
     throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
   }
 }
 
 /** The consumer on the hosted page in Chromium: types the card and pays; the page is left open to read the outcome. */
-export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string, viewport = { width: 420, height: 760 }): Promise<Page> {
+export async function payOnHostedPage(
+  browser: Browser,
+  baseUrl: string,
+  sessionId: string,
+  number: string,
+  viewport = { width: 420, height: 760 },
+): Promise<Page> {
   const page = await browser.newPage({ viewport });
   await page.goto(`${baseUrl}/checkout/${sessionId}`);
   await typeCardAndPay(page, number);
@@ -228,7 +250,14 @@ export async function anotherCardOffered(page: Page): Promise<{ title: string; d
   try {
     await page.locator('#attempt-failed').waitFor({ state: 'visible', timeout: 60_000 });
   } catch (error) {
-    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    const seen = (
+      await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(page not readable)')
+    )
+      .replace(/\s+/g, ' ')
+      .slice(0, 400);
     throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
   }
   return { title: (await page.locator('#attempt-title').textContent()) ?? '', detail: (await page.locator('#attempt-detail').textContent()) ?? '' };
@@ -304,7 +333,13 @@ export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi)
   const customer = await api.ok<{ id: string }>('POST', '/customers', { json: { name: 'Leak Scan' } });
   const firstOnMandate = async () => {
     const first = await api.ok('POST', '/payments', {
-      json: { amount: 1999, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'leak-mandate' } },
+      json: {
+        amount: 1999,
+        currency_code: 'EUR',
+        confirm: true,
+        customer_id: customer.id,
+        store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'leak-mandate' },
+      },
     });
     await submitCard(baseUrl, sessionOf(first), cards.mandate.number, cards.mandate.cvc);
     return first;
@@ -326,7 +361,9 @@ export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi)
     json: { amount: 999, currency_code: 'EUR', reference: 'leak-subsequent' },
   });
   const mandate = (await api.until(mandateFirst.id, 'captured')) as unknown as { payment_method: { id: string } };
-  const charge = await api.ok('POST', '/payments', { json: { amount: 999, currency_code: 'EUR', confirm: true, payment_method_id: mandate.payment_method.id } });
+  const charge = await api.ok('POST', '/payments', {
+    json: { amount: 999, currency_code: 'EUR', confirm: true, payment_method_id: mandate.payment_method.id },
+  });
   return {
     oneOff: await api.until(oneOff.id, 'captured'),
     declined: await api.until(declined.id, 'failed'),

@@ -54,7 +54,13 @@ function arbitraryOfType(type: string, schema: JsonSchema, document: OpenApiLike
     case 'integer':
       return fc.integer({ min: Math.ceil(lowerBound(schema) ?? -1_000_000), max: Math.floor(schema.maximum ?? 1_000_000) });
     case 'number':
-      return fc.double({ min: lowerBound(schema) ?? -1_000_000, max: schema.maximum ?? 1_000_000, noNaN: true, noDefaultInfinity: true, minExcluded: schema.exclusiveMinimum !== undefined });
+      return fc.double({
+        min: lowerBound(schema) ?? -1_000_000,
+        max: schema.maximum ?? 1_000_000,
+        noNaN: true,
+        noDefaultInfinity: true,
+        minExcluded: schema.exclusiveMinimum !== undefined,
+      });
     case 'string':
       return stringOf(schema);
     case 'array': {

@@ -39,7 +39,10 @@ export function checkAnswer(method: string, template: string, response: Response
   const documentedTypes = Object.keys(documentedResponse(method, template, response.status)?.content ?? {});
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (documentedTypes.length === 0 && template === '/forward') return { valid: true, errors: [] };
-  if (type && !type.endsWith('json')) return documentedTypes.includes(type) ? { valid: true, errors: [] } : { valid: false, errors: [`${type} is not documented (${documentedTypes.join(', ')})`] };
+  if (type && !type.endsWith('json'))
+    return documentedTypes.includes(type)
+      ? { valid: true, errors: [] }
+      : { valid: false, errors: [`${type} is not documented (${documentedTypes.join(', ')})`] };
   return validateAgainstOpenApi(method, template, response.status, body);
 }
 
@@ -70,7 +73,12 @@ export function recordingFetch(calls: RecordedCall[]): (request: Request) => Pro
       body = text;
     }
     const outcome = template ? checkAnswer(request.method, template, response, body) : { valid: false, errors: ['not in the document'] };
-    calls.push({ method: request.method, template: template ?? `(not in the document) ${path}`, status: response.status, problems: outcome.valid ? [] : outcome.errors });
+    calls.push({
+      method: request.method,
+      template: template ?? `(not in the document) ${path}`,
+      status: response.status,
+      problems: outcome.valid ? [] : outcome.errors,
+    });
     return response;
   };
 }

@@ -17,7 +17,7 @@ export interface CollectedSpan {
 export function ancestry(spans: CollectedSpan[], leaf: CollectedSpan): CollectedSpan[] {
   const byId = new Map(spans.map((span) => [span.spanId, span]));
   const chain: CollectedSpan[] = [leaf];
-  for (let span = leaf; span.parentSpanId; ) {
+  for (let span = leaf; span.parentSpanId;) {
     const parent = byId.get(span.parentSpanId);
     if (!parent) throw new Error(`the chain breaks above "${span.name}" (${span.service}): no span ${span.parentSpanId} among ${spans.length} collected`);
     if (parent.traceId !== leaf.traceId) throw new Error(`"${parent.name}" is of another trace`);

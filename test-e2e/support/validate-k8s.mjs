@@ -22,7 +22,15 @@ import { validate as ingress } from 'kubernetes-models/_schemas/IoK8sApiNetworki
 // The Prometheus Operator's custom resources, from its CRDs' schemas (compiled validators of the same kind; the
 // package exports only its models, so the schema files are imported by their path, beside the model's).
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
-const operatorSchema = async (name) => (await import(new URL(`../../_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1${name}.js`, import.meta.resolve('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor')).href)).validate;
+const operatorSchema = async (name) =>
+  (
+    await import(
+      new URL(
+        `../../_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1${name}.js`,
+        import.meta.resolve('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor'),
+      ).href
+    )
+  ).validate;
 const serviceMonitor = await operatorSchema('ServiceMonitor');
 const prometheusRule = await operatorSchema('PrometheusRule');
 
@@ -66,7 +74,8 @@ function unknownFields(value, reads, enumerated, path = '') {
   const found = [];
   for (const [key, child] of Object.entries(value)) {
     const pointer = `${path}/${key}`;
-    if (!Array.isArray(value) && !enumerated.has(value) && !reads.get(value)?.has(key)) found.push(`${pointer} is not a field of the Kubernetes API (unknown field)`);
+    if (!Array.isArray(value) && !enumerated.has(value) && !reads.get(value)?.has(key))
+      found.push(`${pointer} is not a field of the Kubernetes API (unknown field)`);
     else found.push(...unknownFields(child, reads, enumerated, pointer));
   }
   return found;

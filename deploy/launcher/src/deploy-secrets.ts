@@ -170,7 +170,10 @@ export function writeDeploySecrets(dir: string, options: { days?: number } = {})
   write(join(mongo, 'root-password'), password());
   write(join(mongo, 'keyfile'), randomBytes(756).toString('base64'), 0o400);
   // Run once by the image's entrypoint on an empty volume: a user per service, on its own database only.
-  const creates = mongoUsers.map((u) => `db.getSiblingDB('admin').createUser({ user: '${u.user}', pwd: '${u.password}', roles: [{ role: 'readWrite', db: '${u.db}' }, { role: 'dbAdmin', db: '${u.db}' }] });`);
+  const creates = mongoUsers.map(
+    (u) =>
+      `db.getSiblingDB('admin').createUser({ user: '${u.user}', pwd: '${u.password}', roles: [{ role: 'readWrite', db: '${u.db}' }, { role: 'dbAdmin', db: '${u.db}' }] });`,
+  );
   write(join(mongo, 'init-users.js'), `${creates.join('\n')}\n`, 0o644);
 
   const redis = server('redis');

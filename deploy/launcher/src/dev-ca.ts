@@ -27,7 +27,23 @@ export function generateDevCertificates(dir: string, services: readonly string[]
     const extensions = join(dir, `${service}.ext`);
     writeFileSync(extensions, `subjectAltName=DNS:${service},DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n`);
     openssl(['req', ...ec, '-subj', `/CN=${service}`, '-keyout', keyFile, '-out', request]);
-    openssl(['x509', '-req', '-in', request, '-CA', caFile, '-CAkey', caKey, '-CAcreateserial', '-days', String(days), '-extfile', extensions, '-out', certFile]);
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      request,
+      '-CA',
+      caFile,
+      '-CAkey',
+      caKey,
+      '-CAcreateserial',
+      '-days',
+      String(days),
+      '-extfile',
+      extensions,
+      '-out',
+      certFile,
+    ]);
     rmSync(request);
     rmSync(extensions);
     chmodSync(keyFile, 0o600);

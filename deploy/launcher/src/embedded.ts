@@ -6,7 +6,21 @@ import { tagServerSpan } from '@vaultline/http';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
-import { buildRuntime, generateServiceKeys, idempotencyKeysOf, listen, loadRuntimeConfig, metricsPortOf, processedRetentionOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import {
+  buildRuntime,
+  generateServiceKeys,
+  idempotencyKeysOf,
+  listen,
+  loadRuntimeConfig,
+  metricsPortOf,
+  processedRetentionOf,
+  storeUrlFor,
+  tlsOf,
+  type Listening,
+  type ServiceApp,
+  type ServiceName,
+  type ServiceRuntime,
+} from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
@@ -196,7 +210,10 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     // port nobody asked for. Loopback unless METRICS_HOST says otherwise.
     const metricsPort = metricsPortOf(config, 'off');
     if (metricsPort !== null) {
-      metricsServer = await startMetricsServer(config.METRICS_HOST ?? '127.0.0.1', metricsPort, { registry: metrics, threads: () => threads.map((thread) => thread.metricsJson()) });
+      metricsServer = await startMetricsServer(config.METRICS_HOST ?? '127.0.0.1', metricsPort, {
+        registry: metrics,
+        threads: () => threads.map((thread) => thread.metricsJson()),
+      });
     }
   } catch (error) {
     await stopAll();

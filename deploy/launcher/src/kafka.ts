@@ -19,7 +19,10 @@ export interface KafkaProfileSystem extends LocalSystem {
  */
 export async function startKafkaProfile(options: KafkaProfileOptions = {}): Promise<KafkaProfileSystem> {
   const brokers = options.brokers ?? process.env.KAFKA_BROKERS;
-  if (!brokers) throw new Error('KAFKA_BROKERS is required: the Kafka brokers, host:port,… (scripts/kafka start runs one on this machine and prints KAFKA_BROKERS=127.0.0.1:9092)');
+  if (!brokers)
+    throw new Error(
+      'KAFKA_BROKERS is required: the Kafka brokers, host:port,… (scripts/kafka start runs one on this machine and prints KAFKA_BROKERS=127.0.0.1:9092)',
+    );
   const system = await startLocal({
     ...options,
     dataDir: resolve(options.dataDir ?? process.env.DATA_DIR ?? './data/kafka'),

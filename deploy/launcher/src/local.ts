@@ -122,7 +122,12 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     replicaPorts[service] = [];
     for (let replica = 0; replica < count; replica++) {
       if (count === 1) replicaPorts[service].push({ port: ports[service], metricsPort: metricsPorts[service] });
-      else replicaPorts[service].push(autoPorts ? { port: await freePort(), metricsPort: await freePort() } : { port: port + 20 + 10 * replica + i, metricsPort: port + 50 + 10 * replica + i });
+      else
+        replicaPorts[service].push(
+          autoPorts
+            ? { port: await freePort(), metricsPort: await freePort() }
+            : { port: port + 20 + 10 * replica + i, metricsPort: port + 50 + 10 * replica + i },
+        );
     }
   }
   // The gateway's internal API listens apart from its public port; the other services know it by that one.
@@ -132,7 +137,10 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
   const launcherTls = certificates ? { caFile: certificates.caFile, ...certificates.services.launcher! } : undefined;
   const urlOf = (s: ServiceName) => `${mtls ? 'https' : 'http'}://127.0.0.1:${s === 'gateway' ? gatewayInternalPort : ports[s]}`;
   const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), urlOf(s)]));
-  const keyEnv: NodeJS.ProcessEnv = { BOOTSTRAP_API_KEY: options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY, ADMIN_API_KEY: options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY };
+  const keyEnv: NodeJS.ProcessEnv = {
+    BOOTSTRAP_API_KEY: options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY,
+    ADMIN_API_KEY: options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY,
+  };
   const generatedCredentialsFile = provideDevelopmentCredentials(keyEnv, dataDir);
   const bootstrapApiKey = keyEnv.BOOTSTRAP_API_KEY!;
   const adminApiKey = keyEnv.ADMIN_API_KEY!;
@@ -180,7 +188,11 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
         ...withoutTls,
         ...(service === 'gateway' && TLS_CERT_FILE && TLS_KEY_FILE ? { TLS_CERT_FILE, TLS_KEY_FILE } : {}),
         ...(certificates
-          ? { INTERNAL_TLS_CA_FILE: certificates.caFile, INTERNAL_TLS_CERT_FILE: certificates.services[service]!.certFile, INTERNAL_TLS_KEY_FILE: certificates.services[service]!.keyFile }
+          ? {
+              INTERNAL_TLS_CA_FILE: certificates.caFile,
+              INTERNAL_TLS_CERT_FILE: certificates.services[service]!.certFile,
+              INTERNAL_TLS_KEY_FILE: certificates.services[service]!.keyFile,
+            }
           : {}),
         PORT: String(own.port),
         METRICS_PORT: String(own.metricsPort),
@@ -253,7 +265,9 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     serviceUrls: Object.fromEntries(startOrder.map((s) => [s, urlOf(s)])) as Record<ServiceName, string>,
     ...(launcherTls ? { internalTls: launcherTls } : {}),
     metricsUrls: Object.fromEntries(startOrder.map((s) => [s, `http://127.0.0.1:${replicaPorts[s][0]!.metricsPort}/metrics`])) as Record<ServiceName, string>,
-    replicaMetricsUrls: Object.fromEntries(startOrder.filter((s) => replicaCount(s) > 1).map((s) => [s, replicaPorts[s].map((own) => `http://127.0.0.1:${own.metricsPort}/metrics`)])),
+    replicaMetricsUrls: Object.fromEntries(
+      startOrder.filter((s) => replicaCount(s) > 1).map((s) => [s, replicaPorts[s].map((own) => `http://127.0.0.1:${own.metricsPort}/metrics`)]),
+    ),
     pidOf: (service, replica = 0) => children.get(childKey(service, replica))?.pid,
     terminate,
     kill,
@@ -292,7 +306,13 @@ async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess, service: string, tls?: { caFile: string; certFile: string; keyFile: string }, timeoutMs = 60_000): Promise<void> {
+async function waitForHealth(
+  url: string,
+  child: ChildProcess,
+  service: string,
+  tls?: { caFile: string; certFile: string; keyFile: string },
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const clientTls = tls ? { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) } : undefined;
   for (;;) {

@@ -24,7 +24,11 @@ describe('a service thread', () => {
   it('when its service throws an uncaught error after starting, then the launcher hears of it with the error, and its log lines reached the main thread', async () => {
     const failures: Error[] = [];
     const lines: string[] = [];
-    const thread = startServiceThread(configWith('crashes'), { writeLogLine: (line) => lines.push(line), onFailure: (error) => failures.push(error) }, STAND_IN);
+    const thread = startServiceThread(
+      configWith('crashes'),
+      { writeLogLine: (line) => lines.push(line), onFailure: (error) => failures.push(error) },
+      STAND_IN,
+    );
 
     await thread.started;
 

@@ -18,7 +18,10 @@ const configSchema = z.object({
   VAULTLINE_BASE_URL: z.url().default('http://localhost:8080'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(4242),
   SHOP_URL: z.url().optional(),
-  VAULTLINE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { message: 'must be the whsec_… secret vaultline listen printed' }).optional(),
+  VAULTLINE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { message: 'must be the whsec_… secret vaultline listen printed' })
+    .optional(),
 });
 
 export interface ShopConfig {
@@ -38,5 +41,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ShopConfig {
     throw new Error(`The shop's configuration is not valid:\n  ${problems.join('\n  ')}`);
   }
   const { VAULTLINE_API_KEY, VAULTLINE_BASE_URL, PORT, SHOP_URL, VAULTLINE_WEBHOOK_SECRET } = parsed.data;
-  return { apiKey: VAULTLINE_API_KEY, vaultlineUrl: VAULTLINE_BASE_URL.replace(/\/+$/, ''), port: PORT, shopUrl: SHOP_URL?.replace(/\/+$/, ''), webhookSecret: VAULTLINE_WEBHOOK_SECRET };
+  return {
+    apiKey: VAULTLINE_API_KEY,
+    vaultlineUrl: VAULTLINE_BASE_URL.replace(/\/+$/, ''),
+    port: PORT,
+    shopUrl: SHOP_URL?.replace(/\/+$/, ''),
+    webhookSecret: VAULTLINE_WEBHOOK_SECRET,
+  };
 }

@@ -3,8 +3,7 @@ import { canCancel, canRefund, type Order, type OrderStatus } from './orders.js'
 
 /** The shop's pages: plain HTML, no framework, so that what matters (the checkout) stands out. */
 
-const escape = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f6f4f1; }

@@ -81,7 +81,7 @@ describe('internal tokens', () => {
     expect(typeof payload.jti).toBe('string');
   });
 
-  it('when the gateway signs the merchant\'s name in, then it comes back with the claims, and a token with another name is another token', () => {
+  it("when the gateway signs the merchant's name in, then it comes back with the claims, and a token with another name is another token", () => {
     const named = signer.sign('vault', { ...claims, mode: 'test', merchantName: 'Acme Coffee' });
     expect(verifier.verify(named)).toEqual({ issuer: 'gateway', audience: 'vault', ...claims, mode: 'test', merchantName: 'Acme Coffee' });
     expect(signer.sign('vault', { ...claims, mode: 'test', merchantName: 'Other Shop' })).not.toBe(named);
@@ -164,7 +164,12 @@ describe('internal tokens', () => {
   });
 
   it('when the merchant id is missing, then it is rejected', () => {
-    const token = jwt.sign({ scopes: [], request_id: 'r' }, gatewayKeys.privateKeyPem, { algorithm: 'ES256', issuer: 'gateway', audience: 'vault', expiresIn: 60 });
+    const token = jwt.sign({ scopes: [], request_id: 'r' }, gatewayKeys.privateKeyPem, {
+      algorithm: 'ES256',
+      issuer: 'gateway',
+      audience: 'vault',
+      expiresIn: 60,
+    });
     expectRejected(token, /merchant/);
   });
 });

@@ -110,7 +110,10 @@ export class InternalTokenVerifier {
     private readonly nowMs: () => number = Date.now,
   ) {
     for (const [issuer, pems] of Object.entries(trustedIssuers)) {
-      this.publicKeys.set(issuer, (Array.isArray(pems) ? pems : [pems]).map((pem) => createPublicKey(pem)));
+      this.publicKeys.set(
+        issuer,
+        (Array.isArray(pems) ? pems : [pems]).map((pem) => createPublicKey(pem)),
+      );
     }
   }
 
@@ -172,7 +175,8 @@ export class InternalTokenVerifier {
         if (!(error instanceof jwt.JsonWebTokenError && error.message === 'invalid signature')) break;
       }
     }
-    const reason = failure instanceof jwt.TokenExpiredError ? 'has expired' : failure instanceof jwt.JsonWebTokenError ? `is invalid (${failure.message})` : 'is invalid';
+    const reason =
+      failure instanceof jwt.TokenExpiredError ? 'has expired' : failure instanceof jwt.JsonWebTokenError ? `is invalid (${failure.message})` : 'is invalid';
     throw invalid(`The internal token ${reason}.`);
   }
 }

@@ -19,13 +19,28 @@ export {
 } from './retry/deliver-with-retry';
 export { eventMessage, type EventMessageInput } from './messaging/event-message';
 export { EVENT_HEADERS } from '@vaultline/store';
-export { startOutboxRelay, OUTBOX_BACKLOG_CAP, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
+export {
+  startOutboxRelay,
+  OUTBOX_BACKLOG_CAP,
+  PARKED_OUTBOX_COLLECTION,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+  type ParkedOutboxMessage,
+} from './messaging/outbox-relay';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
 export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin, KafkaSecurity, KafkaNaming } from './kafka/kafka-bus';
-export { kafkaTopicPlan, topicSpecOf, fitToCluster, EVENT_TOPIC_SETTINGS, DEAD_LETTER_TOPIC_SETTINGS, type KafkaTopicSpec, type TopicSettings } from './kafka/topic-plan';
+export {
+  kafkaTopicPlan,
+  topicSpecOf,
+  fitToCluster,
+  EVENT_TOPIC_SETTINGS,
+  DEAD_LETTER_TOPIC_SETTINGS,
+  type KafkaTopicSpec,
+  type TopicSettings,
+} from './kafka/topic-plan';
 export { observedBus } from './metrics/observed-bus';
 export { goesToDeadLetter } from './retry/deliver-with-retry';

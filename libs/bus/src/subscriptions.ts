@@ -69,8 +69,14 @@ export function assertSubscriptionsConsuming(bus: Pick<Bus, 'health'>): void {
   const { failing, unreachable } = bus.health();
   if (failing.length === 0 && !unreachable) return;
   const reasons: string[] = [];
-  if (unreachable) reasons.push(unreachable.starting ? `the bus has not answered since the service started (${unreachable.error})` : `the bus has not answered since ${unreachable.since} (${unreachable.error}); the outbox keeps the events`);
-  if (failing.length > 0) reasons.push(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
+  if (unreachable)
+    reasons.push(
+      unreachable.starting
+        ? `the bus has not answered since the service started (${unreachable.error})`
+        : `the bus has not answered since ${unreachable.since} (${unreachable.error}); the outbox keeps the events`,
+    );
+  if (failing.length > 0)
+    reasons.push(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
   throw new UnavailableError(`Not ready: ${reasons.join('; ')}.`, 'not_ready');
 }
 

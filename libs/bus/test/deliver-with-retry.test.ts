@@ -30,7 +30,11 @@ describe('the shared retry and dead-letter loop', () => {
 
     expect(outcome).toBe('dead-lettered');
     expect(attempts).toEqual([1, 2, 3, 4]);
-    expect(dead[0]).toMatchObject({ topic: 'payments.dead-letter', key: 'pay_1', headers: { 'event-id': 'e1', [DEAD_LETTER_HEADERS.attempts]: '4', [DEAD_LETTER_HEADERS.group]: 'g' } });
+    expect(dead[0]).toMatchObject({
+      topic: 'payments.dead-letter',
+      key: 'pay_1',
+      headers: { 'event-id': 'e1', [DEAD_LETTER_HEADERS.attempts]: '4', [DEAD_LETTER_HEADERS.group]: 'g' },
+    });
   });
 
   it('when the subscription stops during a backoff, then the delivery ends at once without acknowledging', async () => {

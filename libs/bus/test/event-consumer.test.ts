@@ -2,7 +2,17 @@ import { sleep, waitFor } from '@vaultline/core';
 import { paymentCapturedV1, paymentProcessingV1, tokenCreatedV1, tokenDeletedV1 } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
 import type { DocumentStore, StoredDocument } from '@vaultline/store';
-import { createEventConsumer, DEAD_LETTER_HEADERS, deadLetterTopic, eventMessage, openBus, type Bus, type Delivery, type EventHandlers, type Subscription } from '../src';
+import {
+  createEventConsumer,
+  DEAD_LETTER_HEADERS,
+  deadLetterTopic,
+  eventMessage,
+  openBus,
+  type Bus,
+  type Delivery,
+  type EventHandlers,
+  type Subscription,
+} from '../src';
 import { aPayment, SCOPE, storeAdapters } from './fixtures';
 
 interface Notice extends StoredDocument {
@@ -43,7 +53,13 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.processing': (event, uow) => {
           calls.push(event.id);
-          uow.insert<Notice>('notices', { id: `notice_${calls.length}`, merchant_id: event.merchant_id, mode: 'test', event_id: `${event.id}_${calls.length}`, payment_id: event.data.payment_id });
+          uow.insert<Notice>('notices', {
+            id: `notice_${calls.length}`,
+            merchant_id: event.merchant_id,
+            mode: 'test',
+            event_id: `${event.id}_${calls.length}`,
+            payment_id: event.data.payment_id,
+          });
         },
       },
     });
@@ -69,7 +85,14 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.processing': (event, uow) => {
           seen.push(event.id);
-          if (interested) uow.insert<Notice>('notices', { id: `notice_${event.id}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: event.data.payment_id });
+          if (interested)
+            uow.insert<Notice>('notices', {
+              id: `notice_${event.id}`,
+              merchant_id: event.merchant_id,
+              mode: 'test',
+              event_id: event.id,
+              payment_id: event.data.payment_id,
+            });
         },
       },
     });
@@ -101,7 +124,13 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       'payment.processing': async (event, uow) => {
         arrived++;
         await gate;
-        uow.insert<Notice>('notices', { id: `notice_${arrived}_${Math.random()}`, merchant_id: event.merchant_id, mode: 'test', event_id: `${event.id}_${Math.random()}`, payment_id: 'p' });
+        uow.insert<Notice>('notices', {
+          id: `notice_${arrived}_${Math.random()}`,
+          merchant_id: event.merchant_id,
+          mode: 'test',
+          event_id: `${event.id}_${Math.random()}`,
+          payment_id: 'p',
+        });
       },
     };
     consumer = await createEventConsumer({ bus, store, group: GROUP, logger, handlers, maxAttempts: 1 });
@@ -134,7 +163,13 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.captured': (event, uow) => {
           attempts.push(attempts.length + 1);
-          uow.insert<Notice>('notices', { id: `notice_${attempts.length}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: event.data.payment_id });
+          uow.insert<Notice>('notices', {
+            id: `notice_${attempts.length}`,
+            merchant_id: event.merchant_id,
+            mode: 'test',
+            event_id: event.id,
+            payment_id: event.data.payment_id,
+          });
           if (attempts.length === 1) throw new Error('downstream timeout');
         },
       },
@@ -222,11 +257,25 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'token.created': (event, uow) => {
           handled.push(event.data.token_id);
-          uow.insert<Notice>('notices', { id: `notice_${event.data.token_id}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: '' });
+          uow.insert<Notice>('notices', {
+            id: `notice_${event.data.token_id}`,
+            merchant_id: event.merchant_id,
+            mode: 'test',
+            event_id: event.id,
+            payment_id: '',
+          });
         },
       },
     });
-    const created = (tokenId: string, source: 'api' | 'cde_import') => ({ token_id: tokenId, business_key: null, scheme: 'visa', fingerprint: 'fp', source, updated: false, correlation_id: null });
+    const created = (tokenId: string, source: 'api' | 'cde_import') => ({
+      token_id: tokenId,
+      business_key: null,
+      scheme: 'visa',
+      fingerprint: 'fp',
+      source,
+      updated: false,
+      correlation_id: null,
+    });
     const ignored = eventMessage(tokenCreatedV1, { scope: SCOPE, data: created('tok_api', 'api') });
     const imported = eventMessage(tokenCreatedV1, { scope: SCOPE, data: created('tok_import', 'cde_import') });
     const invalidIgnored = { ...ignored, value: ignored.value.replace('"fingerprint":"fp"', '"fingerprint":42') };
@@ -241,8 +290,8 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
   });
 
   it('when a handler is registered for an unknown event type, then creating the consumer fails', async () => {
-    await expect(
-      createEventConsumer({ bus, store, group: GROUP, logger, handlers: { 'payment.exploded': () => undefined } as never }),
-    ).rejects.toThrow('unknown event types payment.exploded');
+    await expect(createEventConsumer({ bus, store, group: GROUP, logger, handlers: { 'payment.exploded': () => undefined } as never })).rejects.toThrow(
+      'unknown event types payment.exploded',
+    );
   });
 });

@@ -23,7 +23,9 @@ describe('readiness hysteresis on the bus (BUS_UNHEALTHY_AFTER_SECONDS)', () => 
     clock += 29_000;
     expect(() => assertSubscriptionsConsuming(graced)).not.toThrow();
     clock += 1_000;
-    expect(() => assertSubscriptionsConsuming(graced)).toThrow(/vault\.checkout \(payments\.v1\) since 2026-11-26T08:00:00.000Z: Connection error: ECONNREFUSED/);
+    expect(() => assertSubscriptionsConsuming(graced)).toThrow(
+      /vault\.checkout \(payments\.v1\) since 2026-11-26T08:00:00.000Z: Connection error: ECONNREFUSED/,
+    );
     failing = [];
     expect(() => assertSubscriptionsConsuming(graced)).not.toThrow();
   });
@@ -35,7 +37,9 @@ describe('readiness hysteresis on the bus (BUS_UNHEALTHY_AFTER_SECONDS)', () => 
     clock += 29_000;
     expect(() => assertSubscriptionsConsuming(graced)).not.toThrow();
     clock += 1_000;
-    expect(() => assertSubscriptionsConsuming(graced)).toThrow('Not ready: the bus has not answered since 2026-11-26T08:00:00.000Z (KafkaJSConnectionError: Connection error); the outbox keeps the events.');
+    expect(() => assertSubscriptionsConsuming(graced)).toThrow(
+      'Not ready: the bus has not answered since 2026-11-26T08:00:00.000Z (KafkaJSConnectionError: Connection error); the outbox keeps the events.',
+    );
 
     unreachable = { since: new Date(clock).toISOString(), error: 'not connected yet', starting: true };
     expect(() => assertSubscriptionsConsuming(graced)).toThrow('Not ready: the bus has not answered since the service started (not connected yet).');

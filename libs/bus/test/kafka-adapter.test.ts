@@ -2,7 +2,16 @@ import Encoder from 'kafkajs/src/protocol/encoder';
 import encodeHeader from 'kafkajs/src/protocol/recordBatch/header/v0';
 import decodeRecord from 'kafkajs/src/protocol/recordBatch/record/v0/decoder';
 import Decoder from 'kafkajs/src/protocol/decoder';
-import { AssignerProtocol, KafkaJSError, logLevel, Partitioners, PartitionAssigners, type Cluster, type KafkaMessage, type Logger as KafkajsLogger } from 'kafkajs';
+import {
+  AssignerProtocol,
+  KafkaJSError,
+  logLevel,
+  Partitioners,
+  PartitionAssigners,
+  type Cluster,
+  type KafkaMessage,
+  type Logger as KafkajsLogger,
+} from 'kafkajs';
 import { UnavailableError, waitFor } from '@vaultline/core';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore } from '@vaultline/store';
@@ -110,7 +119,12 @@ describe('KafkaBus on kafkajs 2.2.4', () => {
 
     await bus.publish([{ topic: 'vault.tokens', key: 'tok_1', value: '{}', headers: {} }]);
 
-    expect(kafka.producerConfig).toMatchObject({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, idempotent: true, retry: { retries: 5 } });
+    expect(kafka.producerConfig).toMatchObject({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+      idempotent: true,
+      retry: { retries: 5 },
+    });
   });
 
   it('when the producer is answered OUT_OF_ORDER_SEQUENCE_NUMBER (kafkajs #598: it never sends again), then the bus replaces it and the outbox relay sends again, every key’s first copies in commit order', async () => {
@@ -285,7 +299,9 @@ describe('KafkaBus on kafkajs 2.2.4', () => {
 
     crashed.emit(crashed.events.CRASH, { error: new TypeError("Cannot read properties of null (reading 'toString')"), groupId: 'importer', restart: false });
 
-    expect(bus.health().failing).toEqual([expect.objectContaining({ group: 'importer', topics: ['vault.tokens', 'vault.detokenizations'], error: expect.stringContaining('TypeError') })]);
+    expect(bus.health().failing).toEqual([
+      expect.objectContaining({ group: 'importer', topics: ['vault.tokens', 'vault.detokenizations'], error: expect.stringContaining('TypeError') }),
+    ]);
     expect(() => assertSubscriptionsConsuming(bus)).toThrow(/importer \(vault.tokens, vault.detokenizations\)/);
     await waitFor(() => kafka.consumersOf('importer').length === 2 && kafka.consumersOf('importer')[1]!.runConfig !== undefined, 1_000);
     const restarted = kafka.consumersOf('importer')[1]!;
@@ -316,7 +332,15 @@ describe('KafkaBus on kafkajs 2.2.4', () => {
       { partition: 0, offset: '120', high: '120', low: '0' },
       { partition: 1, offset: '80', high: '80', low: '10' },
     ]);
-    kafka.groupOffsets.set('importer', [{ topic: 'vault.tokens', partitions: [{ partition: 0, offset: '100', metadata: null }, { partition: 1, offset: '-1', metadata: null }] }]);
+    kafka.groupOffsets.set('importer', [
+      {
+        topic: 'vault.tokens',
+        partitions: [
+          { partition: 0, offset: '100', metadata: null },
+          { partition: 1, offset: '-1', metadata: null },
+        ],
+      },
+    ]);
     const { bus } = await aBus(kafka);
 
     await bus.consumerLag([{ group: 'importer', topics: ['vault.tokens'] }]); // starts the first measurement

@@ -57,7 +57,11 @@ describeWithKafka('KafkaBus on a real broker', 'Kafka adapter on a broker', (bro
       [`${topicPrefix}payments.payments`, 6, 1],
       [`${topicPrefix}payments.payments.dead-letter`, 1, 1],
     ]);
-    expect(await topicConfig(`${topicPrefix}payments.payments`)).toMatchObject({ 'retention.ms': String(7 * DAY_MS), 'min.insync.replicas': '1', 'cleanup.policy': 'delete' });
+    expect(await topicConfig(`${topicPrefix}payments.payments`)).toMatchObject({
+      'retention.ms': String(7 * DAY_MS),
+      'min.insync.replicas': '1',
+      'cleanup.policy': 'delete',
+    });
     expect(await topicConfig(`${topicPrefix}payments.payments.dead-letter`)).toMatchObject({ 'retention.ms': String(30 * DAY_MS) });
   });
 
@@ -66,7 +70,13 @@ describeWithKafka('KafkaBus on a real broker', 'Kafka adapter on a broker', (bro
     const groupPrefix = `team-payments.${topicPrefix}`;
     const bus = await aBus({ topicPrefix, groupPrefix, clientId: 'notifier' });
     const received: string[] = [];
-    subscriptions.push(await bus.subscribe({ topics: ['payments.payments'], group: 'notifier.merchant-events', handler: async (delivery) => void received.push(delivery.topic) }));
+    subscriptions.push(
+      await bus.subscribe({
+        topics: ['payments.payments'],
+        group: 'notifier.merchant-events',
+        handler: async (delivery) => void received.push(delivery.topic),
+      }),
+    );
 
     await bus.publish([eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment() })]);
     await waitFor(() => received.length === 1, 20_000);
@@ -74,18 +84,27 @@ describeWithKafka('KafkaBus on a real broker', 'Kafka adapter on a broker', (bro
     expect(received).toEqual(['payments.payments']);
     expect(await admin.listTopics()).toEqual(expect.arrayContaining([`${topicPrefix}payments.payments`, `${topicPrefix}payments.payments.dead-letter`]));
     const { groups } = await admin.describeGroups([`${groupPrefix}notifier.merchant-events`]);
-    expect(groups[0]).toMatchObject({ groupId: `${groupPrefix}notifier.merchant-events`, state: 'Stable', members: [expect.objectContaining({ clientId: 'notifier' })] });
+    expect(groups[0]).toMatchObject({
+      groupId: `${groupPrefix}notifier.merchant-events`,
+      state: 'Stable',
+      members: [expect.objectContaining({ clientId: 'notifier' })],
+    });
   });
 
   it('when KAFKA_CREATE_TOPICS is false and the topics are missing, then the bus refuses naming them, and once they are provisioned it publishes', async () => {
     const topicPrefix = kafkaTestPrefix('provisioned');
     const bus = await aBus({ topicPrefix, createTopics: false });
 
-    await expect(bus.ensureTopics(['vault.tokens'])).rejects.toThrow(`Kafka topics missing: ${topicPrefix}vault.tokens, ${topicPrefix}vault.tokens.dead-letter`);
+    await expect(bus.ensureTopics(['vault.tokens'])).rejects.toThrow(
+      `Kafka topics missing: ${topicPrefix}vault.tokens, ${topicPrefix}vault.tokens.dead-letter`,
+    );
     await expect(bus.publish([{ topic: 'vault.tokens', key: 'tok_1', value: '{}', headers: {} }])).rejects.toThrow('Kafka topics missing');
     expect(await admin.listTopics()).not.toContain(`${topicPrefix}vault.tokens`);
 
-    await admin.createTopics({ waitForLeaders: true, topics: [`${topicPrefix}vault.tokens`, `${topicPrefix}vault.tokens.dead-letter`].map((topic) => ({ topic, numPartitions: 1, replicationFactor: 1 })) });
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [`${topicPrefix}vault.tokens`, `${topicPrefix}vault.tokens.dead-letter`].map((topic) => ({ topic, numPartitions: 1, replicationFactor: 1 })),
+    });
 
     await bus.ensureTopics(['vault.tokens']);
     await bus.publish([{ topic: 'vault.tokens', key: 'tok_1', value: '{}', headers: {} }]);
@@ -121,7 +140,9 @@ describeWithKafka('KafkaBus on a real broker', 'Kafka adapter on a broker', (bro
     const renamed = (await consume(`${topicPrefix}after.`)) as KafkaBus;
     // The renamed group has read and committed all twenty …
     const committed = async () =>
-      (await admin.fetchOffsets({ groupId: `${topicPrefix}after.notifier.merchant-events`, topics: [`${topicPrefix}payments.payments`] }))[0]!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+      (
+        await admin.fetchOffsets({ groupId: `${topicPrefix}after.notifier.merchant-events`, topics: [`${topicPrefix}payments.payments`] })
+      )[0]!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
     await waitFor(async () => (await committed()) === 20, 30_000, 100);
     const groups = [{ group: 'notifier.merchant-events', topics: ['payments.payments'] }];
     await renamed.consumerLag(groups);

@@ -1,7 +1,18 @@
 import Runner from 'kafkajs/src/consumer/runner';
 import { createLogger as createKafkajsLogger } from 'kafkajs/src/loggers';
 import { createErrorFromCode } from 'kafkajs/src/protocol/error';
-import { KafkaJSConnectionError, KafkaJSNonRetriableError, logLevel, type ConsumerConfig, type ConsumerEvents, type ConsumerRunConfig, type LogEntry, type ProducerBatch, type ProducerConfig, type KafkaMessage } from 'kafkajs';
+import {
+  KafkaJSConnectionError,
+  KafkaJSNonRetriableError,
+  logLevel,
+  type ConsumerConfig,
+  type ConsumerEvents,
+  type ConsumerRunConfig,
+  type LogEntry,
+  type ProducerBatch,
+  type ProducerConfig,
+  type KafkaMessage,
+} from 'kafkajs';
 import type { KafkaAdmin, KafkaClient, KafkaConsumer, KafkaProducer } from '../src';
 
 /**

@@ -16,7 +16,7 @@ const topicOffsets: Record<string, TopicOffsets> = {
 };
 
 describe('Kafka consumer lag from the admin API (vaultline_bus_consumer_lag)', () => {
-  it('when a group has committed up to the end of every partition (the docs\' example answers), then its lag is 0', () => {
+  it("when a group has committed up to the end of every partition (the docs' example answers), then its lag is 0", () => {
     const committed: GroupOffsets = [
       {
         topic: 'topic1',
@@ -43,7 +43,13 @@ describe('Kafka consumer lag from the admin API (vaultline_bus_consumer_lag)', (
           { partition: 3, offset: '28' },
         ],
       },
-      { topic: 'topic2', partitions: [{ partition: 0, offset: '1234' }, { partition: 1, offset: '4567' }] },
+      {
+        topic: 'topic2',
+        partitions: [
+          { partition: 0, offset: '1234' },
+          { partition: 1, offset: '4567' },
+        ],
+      },
     ];
 
     expect(lagOf('g', committed, topicOffsets)).toEqual([
@@ -53,7 +59,15 @@ describe('Kafka consumer lag from the admin API (vaultline_bus_consumer_lag)', (
   });
 
   it("when a group never committed on a partition (offset '-1'), then everything the partition still retains counts (high − low)", () => {
-    const committed: GroupOffsets = [{ topic: 'topic2', partitions: [{ partition: 0, offset: '-1' }, { partition: 1, offset: '-1' }] }];
+    const committed: GroupOffsets = [
+      {
+        topic: 'topic2',
+        partitions: [
+          { partition: 0, offset: '-1' },
+          { partition: 1, offset: '-1' },
+        ],
+      },
+    ];
 
     expect(lagOf('new-group', committed, topicOffsets)).toEqual([{ group: 'new-group', topic: 'topic2', lag: 1300 + 567 }]);
   });

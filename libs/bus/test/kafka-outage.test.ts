@@ -82,6 +82,8 @@ describeWithOwnKafka('KafkaBus through a broker outage', 'Kafka outage suite', (
     expect(subscribedInMs).toBeLessThan(15_000);
     // Far under the 5 s an admin request may take (before the cache, a scrape during an outage took about 8.4 s).
     expect(scrapeMs).toBeLessThan(1_000);
-    process.stdout.write(`kafka outage: ${committed.length} events, ${received.length} deliveries (${received.length - committed.length} repeated), producers replaced ${bus.producersReplaced}\n`);
+    process.stdout.write(
+      `kafka outage: ${committed.length} events, ${received.length} deliveries (${received.length - committed.length} repeated), producers replaced ${bus.producersReplaced}\n`,
+    );
   }, 600_000);
 });

@@ -29,7 +29,6 @@ const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4'];
 const LEASE_TTL_MS = 400;
 const STANDBY_POLL_MS = 50;
 
-
 /** A view of `target` whose calls hang for ever once its replica is dead, and wait while it is paused. */
 function mortal<T extends object>(target: T, replica: () => Replica): T {
   return new Proxy(target, {
@@ -193,29 +192,36 @@ function relayReplicasSuite(adapter: () => Promise<{ open: () => Promise<Documen
     await new Promise(() => undefined);
   };
 
-  it.each([2, 3])('when %i relays run and each holder in turn is killed in the middle of a batch, then nothing is lost, each key keeps commit order, duplicates are only what a killed holder sent, and another relay takes over within seconds', async (relays) => {
-    const killedAt = new Map<string, number>();
-    for (let r = 0; r < relays; r++) await startReplica(`replica-${r}`, dieInBatch(3, killedAt));
+  it.each([2, 3])(
+    'when %i relays run and each holder in turn is killed in the middle of a batch, then nothing is lost, each key keeps commit order, duplicates are only what a killed holder sent, and another relay takes over within seconds',
+    async (relays) => {
+      const killedAt = new Map<string, number>();
+      for (let r = 0; r < relays; r++) await startReplica(`replica-${r}`, dieInBatch(3, killedAt));
 
-    const committed = await commitMessages(300);
-    await waitFor(() => check(committed).lost.length === 0, 20_000, 20);
+      const committed = await commitMessages(300);
+      await waitFor(() => check(committed).lost.length === 0, 20_000, 20);
 
-    const { lost, outOfOrder, duplicated } = check(committed);
-    const killed = replicas.filter((replica) => replica.life === 'dead');
-    const sentByTheKilled = new Set(killed.flatMap((replica) => replica.batches.flat().map(idOf)));
-    expect(killed.length).toBe(relays - 1);
-    expect(lost).toEqual([]);
-    expect(outOfOrder).toEqual([]);
-    expect(duplicated.length).toBeGreaterThan(0);
-    expect(duplicated.filter((id) => !sentByTheKilled.has(id))).toEqual([]);
-    // Takeover: after each kill another replica publishes within the lease's TTL plus a standby poll (and scheduling slack).
-    for (const [name, at] of killedAt) {
-      const next = published.find((entry) => entry.by !== name && entry.at >= at);
-      expect({ killed: name, takeoverMs: next ? Math.min(next.at - at, LEASE_TTL_MS + STANDBY_POLL_MS + 1_000) : 'none' }).toEqual({ killed: name, takeoverMs: expect.any(Number) });
-      expect(next!.at - at).toBeLessThan(LEASE_TTL_MS + STANDBY_POLL_MS + 1_000);
-    }
-    expect(new Set(published.map((entry) => entry.by)).size).toBe(relays);
-  }, 30_000);
+      const { lost, outOfOrder, duplicated } = check(committed);
+      const killed = replicas.filter((replica) => replica.life === 'dead');
+      const sentByTheKilled = new Set(killed.flatMap((replica) => replica.batches.flat().map(idOf)));
+      expect(killed.length).toBe(relays - 1);
+      expect(lost).toEqual([]);
+      expect(outOfOrder).toEqual([]);
+      expect(duplicated.length).toBeGreaterThan(0);
+      expect(duplicated.filter((id) => !sentByTheKilled.has(id))).toEqual([]);
+      // Takeover: after each kill another replica publishes within the lease's TTL plus a standby poll (and scheduling slack).
+      for (const [name, at] of killedAt) {
+        const next = published.find((entry) => entry.by !== name && entry.at >= at);
+        expect({ killed: name, takeoverMs: next ? Math.min(next.at - at, LEASE_TTL_MS + STANDBY_POLL_MS + 1_000) : 'none' }).toEqual({
+          killed: name,
+          takeoverMs: expect.any(Number),
+        });
+        expect(next!.at - at).toBeLessThan(LEASE_TTL_MS + STANDBY_POLL_MS + 1_000);
+      }
+      expect(new Set(published.map((entry) => entry.by)).size).toBe(relays);
+    },
+    30_000,
+  );
 
   it('when the holder is stalled past its lease in the middle of a batch and then resumes, then its late removal is refused by the fencing token, it stands by, and the others carry on in commit order', async () => {
     let stalled: Replica | undefined;

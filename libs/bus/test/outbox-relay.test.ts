@@ -4,7 +4,17 @@ import { paymentProcessingV1, parseEnvelope } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
 import type { DocumentStore, StoredDocument } from '@vaultline/store';
 import { SYSTEM_SCOPE } from '@vaultline/store';
-import { eventMessage, openBus, PARKED_OUTBOX_COLLECTION, startOutboxRelay, type Bus, type BusMessage, type Delivery, type OutboxRelay, type ParkedOutboxMessage } from '../src';
+import {
+  eventMessage,
+  openBus,
+  PARKED_OUTBOX_COLLECTION,
+  startOutboxRelay,
+  type Bus,
+  type BusMessage,
+  type Delivery,
+  type OutboxRelay,
+  type ParkedOutboxMessage,
+} from '../src';
 import { aPayment, MERCHANT, SCOPE, storeAdapters } from './fixtures';
 
 interface Payment extends StoredDocument {
@@ -159,7 +169,13 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     expect(relay.parkedCount()).toBe(1);
     const parked = await store.collection<ParkedOutboxMessage>(PARKED_OUTBOX_COLLECTION).list(SYSTEM_SCOPE, {}, { limit: 10 });
     expect(parked.items).toEqual([
-      expect.objectContaining({ topic: 'vault.detokenizations', key: 'tok_1', value: '{"type":"token.detokenized"}', attempts: 3, error: expect.stringContaining('does not host') }),
+      expect.objectContaining({
+        topic: 'vault.detokenizations',
+        key: 'tok_1',
+        value: '{"type":"token.detokenized"}',
+        attempts: 3,
+        error: expect.stringContaining('does not host'),
+      }),
     ]);
     await relay.flush();
     expect(await store.outbox.pending(10)).toEqual([]);

@@ -97,7 +97,12 @@ describe('LogBus on SQLite', () => {
     expect(here.read('t', 3, 0, 10)).toEqual([]); // a consumer here reads partition 3
 
     const announce = (records: LogRecord[]) => announcer.announce(records.map((record) => ({ partition: 3, record })));
-    announce(elsewhere.append([{ partition: 3, message: message('a') }, { partition: 3, message: message('b') }]));
+    announce(
+      elsewhere.append([
+        { partition: 3, message: message('a') },
+        { partition: 3, message: message('b') },
+      ]),
+    );
     announce(elsewhere.append([{ partition: 3, message: message('c') }]));
     await sleep(20); // the announcement crosses as a message
     emptyTheFile(file);
@@ -231,7 +236,10 @@ describe('LogBus on SQLite', () => {
     const { file, remove } = tempDir();
     const storage = new SqliteLogStorage(file);
     const message = { topic: 't', key: 'k', value: 'v', headers: {} };
-    storage.append([{ partition: 0, message }, { partition: 0, message }]);
+    storage.append([
+      { partition: 0, message },
+      { partition: 0, message },
+    ]);
     storage.commit([{ group: 'g', topic: 't', partition: 0, nextOffset: 2 }]);
 
     expect(storage.pruneBefore(new Date(Date.now() + 1_000))).toBe(2);

@@ -73,7 +73,9 @@ describe('trace context across the bus', () => {
       return { message: built, spanContext: span.spanContext() };
     });
 
-    const publishSpan = exporter.getFinishedSpans().find((span) => span.name === 'publish payment.authorized' && span.parentSpanContext?.spanId === spanContext.spanId);
+    const publishSpan = exporter
+      .getFinishedSpans()
+      .find((span) => span.name === 'publish payment.authorized' && span.parentSpanContext?.spanId === spanContext.spanId);
     expect(publishSpan).toBeDefined();
     const traceparent = `00-${spanContext.traceId}-${publishSpan?.spanContext().spanId}-01`;
     expect(message.headers).toMatchObject({ traceparent, 'event-type': 'payment.authorized' });
@@ -93,6 +95,11 @@ describe('trace context across the bus', () => {
 
     expect(event.envelope.trace).toBeUndefined();
     expect(event).toMatchObject({ topic: paymentAuthorizedV1.topic, key: 'pay_10' });
-    expect(exporter.getFinishedSpans().slice(before).map((span) => span.name)).toEqual(['work']);
+    expect(
+      exporter
+        .getFinishedSpans()
+        .slice(before)
+        .map((span) => span.name),
+    ).toEqual(['work']);
   });
 });

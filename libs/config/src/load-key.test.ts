@@ -55,6 +55,8 @@ describe('loadKey', () => {
     expect(problemsOf(() => loadKey({ variable: 'SERVICE_KEY', value: undefined, file, fileVariable: 'SERVICE_KEY_FILE' }))).toEqual([
       { variable: 'SERVICE_KEY_FILE', reason: `the key file ${file} must hold 32 bytes encoded as base64` },
     ]);
-    expect(problemsOf(() => loadKey({ variable: 'SERVICE_KEY', value: undefined, file }))).toEqual([{ variable: 'SERVICE_KEY', reason: expect.stringContaining(file) }]);
+    expect(problemsOf(() => loadKey({ variable: 'SERVICE_KEY', value: undefined, file }))).toEqual([
+      { variable: 'SERVICE_KEY', reason: expect.stringContaining(file) },
+    ]);
   });
 });

@@ -52,9 +52,7 @@ export interface EventDefinition<TType extends string, TSchema extends z.ZodType
   description: string;
 }
 
-export function defineEvent<TType extends string, TSchema extends z.ZodType>(
-  definition: EventDefinition<TType, TSchema>,
-): EventDefinition<TType, TSchema> {
+export function defineEvent<TType extends string, TSchema extends z.ZodType>(definition: EventDefinition<TType, TSchema>): EventDefinition<TType, TSchema> {
   return definition;
 }
 
@@ -70,10 +68,7 @@ export interface EnvelopeInput<D extends EventDefinition<string, z.ZodType>> {
 }
 
 /** Builds a validated envelope; throws when data does not match the contract. */
-export function createEnvelope<D extends EventDefinition<string, z.ZodType>>(
-  definition: D,
-  input: EnvelopeInput<D>,
-): EventEnvelope<EventData<D>, D['type']> {
+export function createEnvelope<D extends EventDefinition<string, z.ZodType>>(definition: D, input: EnvelopeInput<D>): EventEnvelope<EventData<D>, D['type']> {
   const data = definition.schema.parse(input.data) as EventData<D>;
   return {
     id: input.id ?? newId(),

@@ -27,10 +27,14 @@ function referenceMask(text: string): string {
   return out.join('');
 }
 
-const pan = fc.integer({ min: 12, max: 18 }).chain((bodyLength) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: bodyLength, maxLength: bodyLength }).map(withCheckDigit));
+const pan = fc
+  .integer({ min: 12, max: 18 })
+  .chain((bodyLength) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: bodyLength, maxLength: bodyLength }).map(withCheckDigit));
 const noise = fc.string({ unit: fc.constantFrom(...'0123456789 -x"'), maxLength: 12 });
 const separated = (digits: string) =>
-  fc.array(fc.constantFrom('', '', '', ' ', '-'), { minLength: digits.length, maxLength: digits.length }).map((seps) => [...digits].map((d, i) => (i === 0 ? d : `${seps[i]}${d}`)).join(''));
+  fc
+    .array(fc.constantFrom('', '', '', ' ', '-'), { minLength: digits.length, maxLength: digits.length })
+    .map((seps) => [...digits].map((d, i) => (i === 0 ? d : `${seps[i]}${d}`)).join(''));
 
 describe('Luhn and PAN masking', () => {
   it('accepts valid card numbers and rejects a changed digit', () => {
@@ -63,20 +67,25 @@ describe('Luhn and PAN masking', () => {
 
   it('when a PAN sits anywhere in a run of other digits and separators, then none of its digits between the first six and the last four stay visible', () => {
     fc.assert(
-      fc.property(noise, pan.chain((digits) => separated(digits).map((text) => ({ digits, text }))), noise, (before, { digits, text }, after) => {
-        const masked = maskPans(`${before}${text}${after}`);
-        expect(masked.replace(/[ -]/g, '')).not.toContain(digits);
-        // In place: every digit of the PAN after its first six and before its last four is a `*` (a search for
-        // the middle digits as a substring would also find them in the visible first six of a PAN like 4920549205008).
-        const middle: string[] = [];
-        let seen = 0;
-        for (let i = 0; i < text.length; i++) {
-          if (!/\d/.test(text[i]!)) continue;
-          if (seen >= 6 && seen < digits.length - 4) middle.push(masked[before.length + i]!);
-          seen++;
-        }
-        expect(middle.every((char) => char === '*')).toBe(true);
-      }),
+      fc.property(
+        noise,
+        pan.chain((digits) => separated(digits).map((text) => ({ digits, text }))),
+        noise,
+        (before, { digits, text }, after) => {
+          const masked = maskPans(`${before}${text}${after}`);
+          expect(masked.replace(/[ -]/g, '')).not.toContain(digits);
+          // In place: every digit of the PAN after its first six and before its last four is a `*` (a search for
+          // the middle digits as a substring would also find them in the visible first six of a PAN like 4920549205008).
+          const middle: string[] = [];
+          let seen = 0;
+          for (let i = 0; i < text.length; i++) {
+            if (!/\d/.test(text[i]!)) continue;
+            if (seen >= 6 && seen < digits.length - 4) middle.push(masked[before.length + i]!);
+            seen++;
+          }
+          expect(middle.every((char) => char === '*')).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -19,7 +19,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function dayOf(field: string, value: string): number {
   const ms = Date.parse(`${value}T00:00:00.000Z`);
-  if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw new ValidationError(field, `${field} must be a date as YYYY-MM-DD.`);
+  if (!DATE.test(value) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value)
+    throw new ValidationError(field, `${field} must be a date as YYYY-MM-DD.`);
   return ms;
 }
 

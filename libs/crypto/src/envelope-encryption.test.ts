@@ -82,7 +82,11 @@ describe('KeyRing.parse (VAULT_KEK_KEYS)', () => {
     const k2 = generateKey().toString('base64');
     expect(KeyRing.parse(`1:${k1}, 2:${k2}`).activeVersion).toBe(2);
     expect(KeyRing.parse(`1:${k1},2:${k2}`, 1).activeVersion).toBe(1);
-    expect(KeyRing.parse(KeyRing.parse(`1:${k1},2:${k2}`).format()).key(1).toString('base64')).toBe(k1);
+    expect(
+      KeyRing.parse(KeyRing.parse(`1:${k1},2:${k2}`).format())
+        .key(1)
+        .toString('base64'),
+    ).toBe(k1);
   });
 
   it('when a key has the wrong length, a version repeats or the active version is missing, then it throws', () => {

@@ -27,7 +27,10 @@ export class KeyRing {
   /** Parses "1:base64key,2:base64key" (the VAULT_KEK_KEYS format). */
   static parse(list: string, activeVersion?: number): KeyRing {
     const keys = new Map<number, Buffer>();
-    for (const entry of list.split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of list
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const separator = entry.indexOf(':');
       const version = Number(entry.slice(0, separator));
       if (separator < 1 || !Number.isInteger(version)) throw new InvalidKeyError('each key must be written as version:base64key');

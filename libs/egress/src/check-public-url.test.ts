@@ -2,11 +2,13 @@ import { checkPublicUrl } from './check-public-url';
 import { EgressBlockedError, EgressUnreachableError } from './egress-errors';
 import type { HostResolver } from './address-guard';
 
-const resolverOf = (answers: Record<string, string[]>): HostResolver => async (host) => {
-  const found = answers[host];
-  if (!found) throw new Error('ENOTFOUND');
-  return found;
-};
+const resolverOf =
+  (answers: Record<string, string[]>): HostResolver =>
+  async (host) => {
+    const found = answers[host];
+    if (!found) throw new Error('ENOTFOUND');
+    return found;
+  };
 const strict = { allowPrivate: false, httpsOnly: true };
 
 describe('checkPublicUrl', () => {

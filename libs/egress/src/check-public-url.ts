@@ -9,7 +9,8 @@ export interface UrlPolicy {
 }
 
 /** The address policy a URL policy stands for. */
-export const addressPolicyOf = (policy: Pick<UrlPolicy, 'allowPrivate' | 'loopbackOnly'>): AddressPolicy => (policy.loopbackOnly ? 'loopback' : policy.allowPrivate ? 'any' : 'public');
+export const addressPolicyOf = (policy: Pick<UrlPolicy, 'allowPrivate' | 'loopbackOnly'>): AddressPolicy =>
+  policy.loopbackOnly ? 'loopback' : policy.allowPrivate ? 'any' : 'public';
 
 /** Parses and checks the parts of a URL that need no DNS: scheme and userinfo. */
 export function parseEgressUrl(url: string, policy: Pick<UrlPolicy, 'httpsOnly'>): URL {
@@ -21,7 +22,10 @@ export function parseEgressUrl(url: string, policy: Pick<UrlPolicy, 'httpsOnly'>
   }
   const allowedSchemes = policy.httpsOnly ? ['https:'] : ['https:', 'http:'];
   if (!allowedSchemes.includes(parsed.protocol)) {
-    throw new EgressBlockedError('scheme_not_allowed', policy.httpsOnly ? 'Only https destinations are allowed.' : 'Only http and https destinations are allowed.');
+    throw new EgressBlockedError(
+      'scheme_not_allowed',
+      policy.httpsOnly ? 'Only https destinations are allowed.' : 'Only http and https destinations are allowed.',
+    );
   }
   if (parsed.username !== '' || parsed.password !== '') {
     throw new EgressBlockedError('userinfo_not_allowed', 'Credentials in the destination URL are not allowed.');

@@ -2,12 +2,7 @@ import { Agent, buildConnector, errors as undiciErrors } from 'undici';
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { AppError } from '@vaultline/core';
-import {
-  EgressBlockedError,
-  EgressResponseTooLargeError,
-  EgressTimeoutError,
-  EgressUnreachableError,
-} from './egress-errors';
+import { EgressBlockedError, EgressResponseTooLargeError, EgressTimeoutError, EgressUnreachableError } from './egress-errors';
 import { resolveCheckedAddresses, stripBrackets, systemResolver, type HostResolver } from './address-guard';
 import { addressPolicyOf, parseEgressUrl } from './check-public-url';
 import { sanitizeOutgoingHeaders } from './outgoing-headers';
@@ -91,7 +86,10 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
 
   const guardedConnect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname, protocol, port } = connectOptions;
-    const policy = addressPolicyOf({ loopbackOnly: options.loopbackOnly, allowPrivate: options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol)) });
+    const policy = addressPolicyOf({
+      loopbackOnly: options.loopbackOnly,
+      allowPrivate: options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol)),
+    });
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
@@ -108,11 +106,16 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
         if (!proxy) return baseConnect({ ...connectOptions, hostname: address, servername }, callback);
         // Through the proxy, by name (its allowlist and its own address checks see what the caller named);
         // the destination's TLS (SNI, certificate) runs end to end inside the tunnel.
-        openTunnel(proxy, { host: stripBrackets(hostname), port: port || (protocol === 'https:' ? '443' : '80') }, options.connectTimeoutMs, (error, socket) => {
-          if (error || !socket) return callback(error ?? new EgressUnreachableError(), null);
-          if (protocol === 'https:') return baseConnect({ ...connectOptions, servername, httpSocket: socket }, callback);
-          callback(null, socket);
-        });
+        openTunnel(
+          proxy,
+          { host: stripBrackets(hostname), port: port || (protocol === 'https:' ? '443' : '80') },
+          options.connectTimeoutMs,
+          (error, socket) => {
+            if (error || !socket) return callback(error ?? new EgressUnreachableError(), null);
+            if (protocol === 'https:') return baseConnect({ ...connectOptions, servername, httpSocket: socket }, callback);
+            callback(null, socket);
+          },
+        );
       },
       (error: unknown) => {
         if (settled) return;

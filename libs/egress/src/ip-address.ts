@@ -32,7 +32,7 @@ function ipv4ToNumber(address: string): number {
 function isPublicV4Number(value: number): boolean {
   return !PRIVATE_V4.some(([base, bits]) => {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return ((value & mask) >>> 0) === ((base & mask) >>> 0);
+    return (value & mask) >>> 0 === (base & mask) >>> 0;
   });
 }
 

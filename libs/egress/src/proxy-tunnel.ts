@@ -26,7 +26,12 @@ const MAX_HEAD_BYTES = 16 * 1024;
  * address checks see the destination as the caller named it — and hands over the socket once the proxy
  * answered 2xx. A refusal (403 and the like) is an EgressBlockedError: nothing reached the destination.
  */
-export function openTunnel(proxy: EgressProxy, target: { host: string; port: string | number }, timeoutMs: number, callback: (error: Error | null, socket: Socket | null) => void): void {
+export function openTunnel(
+  proxy: EgressProxy,
+  target: { host: string; port: string | number },
+  timeoutMs: number,
+  callback: (error: Error | null, socket: Socket | null) => void,
+): void {
   const authority = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
   const socket = connect({ host: proxy.host, port: proxy.port });
   let head = Buffer.alloc(0);
@@ -57,7 +62,13 @@ export function openTunnel(proxy: EgressProxy, target: { host: string; port: str
     } else if (status === 403 || status === 407 || status === 451) {
       settle(new EgressBlockedError('proxy_refused', 'The egress proxy does not allow this destination.'));
     } else {
-      settle(new EgressUnreachableError(Number.isFinite(status) ? `The egress proxy could not reach the destination (HTTP ${status}).` : 'The egress proxy answered with something other than HTTP.'));
+      settle(
+        new EgressUnreachableError(
+          Number.isFinite(status)
+            ? `The egress proxy could not reach the destination (HTTP ${status}).`
+            : 'The egress proxy answered with something other than HTTP.',
+        ),
+      );
     }
   };
   socket.on('data', onData);

@@ -73,7 +73,9 @@ describe('createEgressClient', () => {
   it('when a host name resolves to a private address, then it is blocked at connect time and no connection is made', async () => {
     standIn = await startStandIn((_req, res) => res.end('ok'));
     client = createEgressClient({ ...base, resolve: async () => ['127.0.0.1'] });
-    await expect(client.request({ url: `http://rebind.test:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+    await expect(client.request({ url: `http://rebind.test:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({
+      reason: 'private_address',
+    });
     expect(standIn.connections).toBe(0);
   });
 
@@ -88,7 +90,9 @@ describe('createEgressClient', () => {
     standIn = await startStandIn((_req, res) => res.end('ok'));
     for (const address of ['10.0.0.5', '169.254.169.254', '93.184.216.34']) {
       client = createEgressClient({ ...base, loopbackOnly: true, resolve: async () => [address] });
-      await expect(client.request({ url: `http://localhost:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+      await expect(client.request({ url: `http://localhost:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({
+        reason: 'private_address',
+      });
       await client.close();
     }
     client = createEgressClient({ ...base, loopbackOnly: true, resolve: async () => ['127.0.0.1', '10.0.0.5'] });
@@ -146,7 +150,9 @@ describe('createEgressClient', () => {
   it('when https is required, then an http URL is blocked before any connection', async () => {
     standIn = await startStandIn((_req, res) => res.end());
     client = createEgressClient({ ...base, httpsOnly: true, allowPrivate: true });
-    await expect(client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'scheme_not_allowed' });
+    await expect(client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({
+      reason: 'scheme_not_allowed',
+    });
     expect(standIn.connections).toBe(0);
   });
 
@@ -259,7 +265,9 @@ describe('createEgressClient through an egress proxy (EGRESS_PROXY_URL)', () => 
 
     expect({ status: response.status, body: response.body.toString() }).toEqual({ status: 200, body: 'paid' });
     expect(proxy.connects).toEqual(['api.processor.example:8443']);
-    expect(destination.requests.map((request) => `${request.method} ${request.url} ${request.headers.host}`)).toEqual(['POST /v1/payments api.processor.example:8443']);
+    expect(destination.requests.map((request) => `${request.method} ${request.url} ${request.headers.host}`)).toEqual([
+      'POST /v1/payments api.processor.example:8443',
+    ]);
   });
 
   it('when the proxy refuses the destination, then the request fails as not allowed (proxy_refused) and nothing reaches it', async () => {
@@ -293,19 +301,25 @@ describe('createEgressClient through an egress proxy (EGRESS_PROXY_URL)', () => 
 
   it('when an egress proxy URL carries credentials, a path or another scheme, then it is refused', () => {
     expect(parseEgressProxy('http://egress-proxy.egress:4750')).toEqual({ host: 'egress-proxy.egress', port: 4750 });
-    for (const url of ['https://proxy:3128', 'http://user:pw@proxy:3128', 'http://proxy:3128/path']) expect(() => parseEgressProxy(url)).toThrow('an egress proxy is http://host:port');
+    for (const url of ['https://proxy:3128', 'http://user:pw@proxy:3128', 'http://proxy:3128/path'])
+      expect(() => parseEgressProxy(url)).toThrow('an egress proxy is http://host:port');
   });
 
   it('when the destination is https, then its TLS handshake runs inside the tunnel, named after the host (SNI), and an untrusted certificate is refused there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vaultline-egress-tls-'));
     const sni: string[] = [];
-    const tlsServer = createTlsServer({ ...selfSigned(dir, 'api.processor.example'), SNICallback: (name, done) => (sni.push(name), done(null, undefined)) }, (socket) => socket.end());
+    const tlsServer = createTlsServer(
+      { ...selfSigned(dir, 'api.processor.example'), SNICallback: (name, done) => (sni.push(name), done(null, undefined)) },
+      (socket) => socket.end(),
+    );
     try {
       await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
       proxy = await startConnectProxy(['api.processor.example'], () => (tlsServer.address() as AddressInfo).port);
       client = createEgressClient(viaProxy(proxy.url));
 
-      await expect(client.request({ url: 'https://api.processor.example/v1/payments', method: 'POST', headers: {}, body: '{}' })).rejects.toBeInstanceOf(EgressUnreachableError);
+      await expect(client.request({ url: 'https://api.processor.example/v1/payments', method: 'POST', headers: {}, body: '{}' })).rejects.toBeInstanceOf(
+        EgressUnreachableError,
+      );
       expect(proxy.connects).toEqual(['api.processor.example:443']);
       expect(sni).toEqual(['api.processor.example']);
     } finally {
@@ -318,6 +332,28 @@ describe('createEgressClient through an egress proxy (EGRESS_PROXY_URL)', () => 
 /** A self-signed certificate for `host` (openssl), which no client trusts. */
 function selfSigned(dir: string, host: string): { key: Buffer; cert: Buffer } {
   const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${host}`,
+      '-addext',
+      `subjectAltName=DNS:${host}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(key), cert: readFileSync(cert) };
 }

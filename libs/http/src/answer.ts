@@ -3,7 +3,17 @@ import { isAppError, UnavailableError } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import { authOf, requestIdOf } from './request-context';
 import { rawBodyOf } from './body-parsing';
-import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, fingerprintOf, idempotentRequests, parseIdempotencyKey, routeNameOf, scopeOf, type IdempotencyRecordStore, type RenderedAnswer } from './idempotency';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  REPLAYED_HEADER,
+  fingerprintOf,
+  idempotentRequests,
+  parseIdempotencyKey,
+  routeNameOf,
+  scopeOf,
+  type IdempotencyRecordStore,
+  type RenderedAnswer,
+} from './idempotency';
 
 /** What a route answers, as a value: a status, a JSON body (or the exact bytes, with their Content-Type), headers. */
 export interface Answer {
@@ -63,7 +73,11 @@ const KEPT_ANSWER_LIMIT_BYTES = 1024 * 1024;
  * 422 idempotency_key_reused, a repeat while the first runs 409 idempotency_key_in_use. A 503 releases
  * the key. Other methods, public and internal calls (no key mode) and POSTs without the header run as they are.
  */
-export function idempotencyLayer(settings: IdempotencySettings, problemOf: (error: unknown, res: Response) => RenderedAnswer, logger: Logger): IdempotencyLayer {
+export function idempotencyLayer(
+  settings: IdempotencySettings,
+  problemOf: (error: unknown, res: Response) => RenderedAnswer,
+  logger: Logger,
+): IdempotencyLayer {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
   const requests = idempotentRequests({ store: settings.store, retentionMs: settings.retentionMs, leaseMs, keptResponseLimitBytes: KEPT_ANSWER_LIMIT_BYTES });
   return async (req, res, handler) => {
@@ -93,7 +107,9 @@ export function idempotencyLayer(settings: IdempotencySettings, problemOf: (erro
     // A slow request keeps its claim: renewed while it runs, so a retry meanwhile answers 409, never runs it twice.
     let renewal: Promise<void> = Promise.resolve();
     const renewing = setInterval(() => {
-      renewal = requests.renew(scope, fingerprint).catch((error: unknown) => logger.warn({ err: error, request_id: requestIdOf(req) }, 'idempotency claim could not be renewed'));
+      renewal = requests
+        .renew(scope, fingerprint)
+        .catch((error: unknown) => logger.warn({ err: error, request_id: requestIdOf(req) }, 'idempotency claim could not be renewed'));
     }, leaseMs / 3);
     let answer: RenderedAnswer;
     let failure: { error: unknown } | null = null;

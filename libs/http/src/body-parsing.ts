@@ -36,7 +36,10 @@ export function assertBodyType(req: Request, types: readonly string[]): void {
 export class UnsupportedMediaTypeError extends AppError {
   constructor(expected: readonly string[] = SUPPORTED_BODY_TYPES) {
     const named = expected.filter((type) => !type.includes('*'));
-    super('unsupported_media_type', 415, `Send the body as ${named.join(' or ')}, with a matching Content-Type header.`, { field: 'Content-Type', accepted: named });
+    super('unsupported_media_type', 415, `Send the body as ${named.join(' or ')}, with a matching Content-Type header.`, {
+      field: 'Content-Type',
+      accepted: named,
+    });
   }
 }
 
@@ -69,7 +72,10 @@ function contentEncodingGuard(): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers['content-encoding'];
     if (header === undefined || !hasBody(req)) return next();
-    const encodings = header.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
+    const encodings = header
+      .split(',')
+      .map((value) => value.trim().toLowerCase())
+      .filter(Boolean);
     next(encodings.every((encoding) => ACCEPTED_CONTENT_ENCODINGS.has(encoding)) ? undefined : new UnsupportedContentEncodingError());
   };
 }
@@ -125,6 +131,7 @@ export function translateBodyError(error: unknown, limit: string): unknown {
 /** Any other error body-parser marks as the client's (http-errors: a 4xx status, exposed). */
 function clientErrorOf(error: object): AppError | undefined {
   const { status, expose } = error as { status?: unknown; expose?: unknown };
-  if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) return new BadRequestError('The request body could not be read.', 'malformed_body');
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose === true)
+    return new BadRequestError('The request body could not be read.', 'malformed_body');
   return undefined;
 }

@@ -108,9 +108,15 @@ describe('createServiceHttp', () => {
 
   it('when a token is signed with a key the service does not trust, then the answer is generic and the precise reason is logged at warn with the request id', async () => {
     const stranger = new InternalTokenSigner('gateway', generateInternalKeyPair().privateKeyPem);
-    const response = await fetch(`${server.url}/whoami`, { headers: { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm1', scopes: ['merchant'] })}`, 'x-request-id': 'req-bad-signature' } });
+    const response = await fetch(`${server.url}/whoami`, {
+      headers: { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm1', scopes: ['merchant'] })}`, 'x-request-id': 'req-bad-signature' },
+    });
     const body = (await response.json()) as { code: string; detail: string };
-    expect({ status: response.status, code: body.code, detail: body.detail }).toEqual({ status: 401, code: 'invalid_internal_token', detail: 'The internal token is not valid.' });
+    expect({ status: response.status, code: body.code, detail: body.detail }).toEqual({
+      status: 401,
+      code: 'invalid_internal_token',
+      detail: 'The internal token is not valid.',
+    });
     const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === 'req-bad-signature');
     expect(line).toMatchObject({ level: 40, reason: expect.stringContaining('invalid signature') });
   });
@@ -121,28 +127,71 @@ describe('createServiceHttp', () => {
     const cases: Array<[string, string, Record<string, string>, number, string]> = [
       ['no token', '/whoami', {}, 401, 'invalid_internal_token'],
       ['a malformed token', '/whoami', { authorization: 'Bearer not.a.jwt' }, 401, 'invalid_internal_token'],
-      ['a token forged with a key nobody trusts', '/whoami', { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
-      ['an expired token', '/whoami', { authorization: `Bearer ${anHourAgo.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
-      ['a token for another audience, replayed here', '/whoami', { authorization: `Bearer ${gateway.sign('notifier', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
-      ['a token without the route\'s scope', '/merchant-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['public'] })}` }, 403, 'insufficient_scope'],
-      ['a token from an issuer the route does not accept', '/importer-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 403, 'forbidden_issuer'],
+      [
+        'a token forged with a key nobody trusts',
+        '/whoami',
+        { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` },
+        401,
+        'invalid_internal_token',
+      ],
+      [
+        'an expired token',
+        '/whoami',
+        { authorization: `Bearer ${anHourAgo.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` },
+        401,
+        'invalid_internal_token',
+      ],
+      [
+        'a token for another audience, replayed here',
+        '/whoami',
+        { authorization: `Bearer ${gateway.sign('notifier', { merchantId: 'm_1', scopes: ['merchant'] })}` },
+        401,
+        'invalid_internal_token',
+      ],
+      [
+        "a token without the route's scope",
+        '/merchant-only',
+        { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['public'] })}` },
+        403,
+        'insufficient_scope',
+      ],
+      [
+        'a token from an issuer the route does not accept',
+        '/importer-only',
+        { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` },
+        403,
+        'forbidden_issuer',
+      ],
     ];
 
-    it.each(cases)('when the caller sends %s, then it is refused and a warn line "access refused" names the request id', async (what, path, headers, status, code) => {
-      const requestId = `req-refused-${what.replace(/\W+/g, '-')}`;
-      const method = path === '/whoami' ? 'GET' : 'POST';
-      const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, 'x-request-id': requestId } });
+    it.each(cases)(
+      'when the caller sends %s, then it is refused and a warn line "access refused" names the request id',
+      async (what, path, headers, status, code) => {
+        const requestId = `req-refused-${what.replace(/\W+/g, '-')}`;
+        const method = path === '/whoami' ? 'GET' : 'POST';
+        const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, 'x-request-id': requestId } });
 
-      expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ status, code });
-      const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === requestId);
-      expect(line).toMatchObject({ level: 40, msg: 'access refused', status, code, path });
-    });
+        expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ status, code });
+        const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === requestId);
+        expect(line).toMatchObject({ level: 40, msg: 'access refused', status, code, path });
+      },
+    );
   });
 
   it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {
     const result = await call('/whoami', { headers: { 'x-request-id': 'r_1' } });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ issuer: 'gateway', merchantId: 'm_1', scopes: ['merchant'], requestId: 'r_1', mode: null, keyId: null, merchantName: null, clientAddress: '127.0.0.1', trace: null });
+    expect(result.body).toEqual({
+      issuer: 'gateway',
+      merchantId: 'm_1',
+      scopes: ['merchant'],
+      requestId: 'r_1',
+      mode: null,
+      keyId: null,
+      merchantName: null,
+      clientAddress: '127.0.0.1',
+      trace: null,
+    });
   });
 
   it('when the caller sends X-Request-Id, then it is echoed; otherwise one is minted', async () => {
@@ -175,12 +224,20 @@ describe('createServiceHttp', () => {
 
   it('when the body is malformed, too large or of an unsupported type, then it answers 400, 413 or 415', async () => {
     expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' }), 400, 'malformed_json');
-    expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(2000) }) }), 413, 'payload_too_large');
+    expectProblem(
+      await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(2000) }) }),
+      413,
+      'payload_too_large',
+    );
     expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name' }), 415, 'unsupported_media_type');
   });
 
   it('when a gzip body is well-formed, then it is inflated and parsed', async () => {
-    const result = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: new Uint8Array(gzipSync('{"name":"ada"}')) });
+    const result = await call('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: new Uint8Array(gzipSync('{"name":"ada"}')),
+    });
     expect(result.status).toBe(201);
     expect(result.body.name).toBe('ada');
   });
@@ -191,13 +248,21 @@ describe('createServiceHttp', () => {
     ['br', Buffer.from('{"name":"not brotli"}')],
     ['gzip', gzipSync('{"name":"' + 'x'.repeat(500) + '"}').subarray(0, 30)],
   ])('when Content-Encoding says %s but the body does not decode, then it answers 400 invalid_content_encoding', async (encoding, body) => {
-    const result = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: new Uint8Array(body) });
+    const result = await call('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      body: new Uint8Array(body),
+    });
     expectProblem(result, 400, 'invalid_content_encoding');
     expect(result.body.field).toBe('Content-Encoding');
   });
 
   it('when Content-Encoding names an encoding we do not decode, then it answers 415 unsupported_content_encoding', async () => {
-    expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: '{"name":"ada"}' }), 415, 'unsupported_content_encoding');
+    expectProblem(
+      await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: '{"name":"ada"}' }),
+      415,
+      'unsupported_content_encoding',
+    );
   });
 
   it('when a form body nests its keys deeper than the parser allows, then it answers 422 body_too_deep', async () => {
@@ -210,12 +275,15 @@ describe('createServiceHttp', () => {
     expectProblem(await call('/nope'), 404, 'route_not_found');
   });
 
-  it.each(['%C0%AF', '%zz', '%', '%FF'])('when a path parameter is not valid percent-encoding (%s), then it answers 400 malformed_path, not 500', async (segment) => {
-    const result = await call(`/things/${segment}`);
+  it.each(['%C0%AF', '%zz', '%', '%FF'])(
+    'when a path parameter is not valid percent-encoding (%s), then it answers 400 malformed_path, not 500',
+    async (segment) => {
+      const result = await call(`/things/${segment}`);
 
-    expectProblem(result, 400, 'malformed_path');
-    expect(result.body.detail).not.toContain(segment);
-  });
+      expectProblem(result, 400, 'malformed_path');
+      expect(result.body.detail).not.toContain(segment);
+    },
+  );
 
   it('when a handler throws an AppError, then its code, status and extensions become the problem', async () => {
     const result = await call('/conflict');

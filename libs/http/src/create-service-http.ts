@@ -178,7 +178,17 @@ export function errorHandler(logger: Logger, publicBaseUrl: string, limit = '256
     if (!(translated instanceof AppError) || translated.status >= 500) {
       logger.error({ err: translated, request_id: res.locals.requestId, method: req.method, path: req.path }, 'request failed');
     } else if (translated.status === 401 || translated.status === 403 || auditedCodes.includes(translated.code)) {
-      logger.warn({ request_id: res.locals.requestId, method: req.method, path: req.path.slice(0, 300), status: translated.status, code: translated.code, ...detailsOf(translated) }, 'access refused');
+      logger.warn(
+        {
+          request_id: res.locals.requestId,
+          method: req.method,
+          path: req.path.slice(0, 300),
+          status: translated.status,
+          code: translated.code,
+          ...detailsOf(translated),
+        },
+        'access refused',
+      );
     }
     problemResponse(res, translated, publicBaseUrl);
   };

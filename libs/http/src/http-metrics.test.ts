@@ -18,7 +18,8 @@ describe('RED metrics per route', () => {
     });
     const server = await startHttpServer(app);
     try {
-      for (const path of ['/tokens/tok_1', '/tokens/tok_2', '/tokens/tok_missing', '/admin/merchants/m_1', '/edge/x/y', '/nowhere/42']) await (await fetch(`${server.url}${path}`)).arrayBuffer();
+      for (const path of ['/tokens/tok_1', '/tokens/tok_2', '/tokens/tok_missing', '/admin/merchants/m_1', '/edge/x/y', '/nowhere/42'])
+        await (await fetch(`${server.url}${path}`)).arrayBuffer();
     } finally {
       await server.close();
     }

@@ -63,7 +63,14 @@ async function startService(leaseMs = LEASE_MS): Promise<Harness> {
     rawBodyPaths: ['/forward'],
     idempotency: { store, fingerprintKey, retentionMs: RETENTION_MS, leaseMs },
     routes: (router) => {
-      const echo = async (req: express.Request) => reply(201, { served: ++served, route: req.path, raw: rawBodyOf(req)?.toString('utf8') ?? null, merchant: authOf(req).merchantId, key: authOf(req).keyId });
+      const echo = async (req: express.Request) =>
+        reply(201, {
+          served: ++served,
+          route: req.path,
+          raw: rawBodyOf(req)?.toString('utf8') ?? null,
+          merchant: authOf(req).merchantId,
+          key: authOf(req).keyId,
+        });
       router.post('/tokens', answers(echo));
       router.post('/payments/one-off', answers(echo));
       router.post('/payments/:payment_id/refunds', answers(echo));
@@ -94,9 +101,14 @@ async function startService(leaseMs = LEASE_MS): Promise<Harness> {
       );
       router.post(
         '/forward',
-        answers(async (req) => reply(200, Buffer.from(`<served>${++served}</served><token>${req.get('x-service-token') ?? ''}</token>`), { 'Content-Type': 'application/xml' })),
+        answers(async (req) =>
+          reply(200, Buffer.from(`<served>${++served}</served><token>${req.get('x-service-token') ?? ''}</token>`), { 'Content-Type': 'application/xml' }),
+        ),
       );
-      router.get('/tokens', answers(async () => reply(200, { served: ++served })));
+      router.get(
+        '/tokens',
+        answers(async () => reply(200, { served: ++served })),
+      );
     },
   });
   const server = await startHttpServer(http);
@@ -135,7 +147,22 @@ function inProcessEdge(routes: ServiceRoutes): express.Express {
   app.use((req, res, next) => {
     const merchantId = req.get('x-merchant') ?? 'm_a';
     const mode = req.get('x-mode') === 'live' ? 'live' : 'test';
-    routes.serve(req, res, { issuer: 'gateway', merchantId, mode, scopes: ['merchant'], keyId: 'key_1', merchantName: null, clientAddress: '203.0.113.9', requestId: String(res.locals.requestId), trace: null }, next);
+    routes.serve(
+      req,
+      res,
+      {
+        issuer: 'gateway',
+        merchantId,
+        mode,
+        scopes: ['merchant'],
+        keyId: 'key_1',
+        merchantName: null,
+        clientAddress: '203.0.113.9',
+        requestId: String(res.locals.requestId),
+        trace: null,
+      },
+      next,
+    );
   });
   return app;
 }
@@ -147,7 +174,14 @@ interface Sent {
   json: Record<string, unknown>;
 }
 
-async function post(url: string, path: string, key: string | undefined, body: string, headers: Record<string, string> = {}, who: { merchantId?: string; mode?: 'test' | 'live' } = {}): Promise<Sent> {
+async function post(
+  url: string,
+  path: string,
+  key: string | undefined,
+  body: string,
+  headers: Record<string, string> = {},
+  who: { merchantId?: string; mode?: 'test' | 'live' } = {},
+): Promise<Sent> {
   const token = gateway.sign('vault', { merchantId: who.merchantId ?? 'm_a', scopes: ['merchant'], mode: who.mode ?? 'test', keyId: 'key_1' });
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -217,7 +251,11 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
 
     const reused = await post(url, '/tokens', key, '{"amount":999}');
 
-    expect({ status: reused.status, code: reused.json.code, field: reused.json.field }).toEqual({ status: 422, code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect({ status: reused.status, code: reused.json.code, field: reused.json.field }).toEqual({
+      status: 422,
+      code: 'idempotency_key_reused',
+      field: 'Idempotency-Key',
+    });
     expect(h.served()).toBe(before);
   });
 
@@ -238,7 +276,7 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
     expect(later.text).toBe(first.text);
   });
 
-  it('when two merchants, a merchant\'s test and live keys, or one merchant on two routes use the same key, then each request runs on its own', async () => {
+  it("when two merchants, a merchant's test and live keys, or one merchant on two routes use the same key, then each request runs on its own", async () => {
     const key = freshKey();
     const before = h.served();
 
@@ -306,7 +344,11 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
 
       expect(first.status).toBeLessThan(300);
       if (path === '/big') expect(first.text.length).toBeGreaterThan(1024 * 1024);
-      expect({ status: repeat.status, code: repeat.json.code, original: repeat.json.original_status }).toEqual({ status: 409, code: 'idempotent_response_not_kept', original: first.status });
+      expect({ status: repeat.status, code: repeat.json.code, original: repeat.json.original_status }).toEqual({
+        status: 409,
+        code: 'idempotent_response_not_kept',
+        original: first.status,
+      });
       expect(h.served()).toBe(before);
     }
   });
@@ -314,7 +356,11 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
   it('when the key is empty, longer than 255 characters or not visible ASCII, then it answers 400 invalid_idempotency_key naming the header', async () => {
     for (const key of ['', 'k'.repeat(256), 'two words']) {
       const refused = await post(url, '/tokens', key, '{}');
-      expect({ status: refused.status, code: refused.json.code, field: refused.json.field }).toEqual({ status: 400, code: 'invalid_idempotency_key', field: 'Idempotency-Key' });
+      expect({ status: refused.status, code: refused.json.code, field: refused.json.field }).toEqual({
+        status: 400,
+        code: 'invalid_idempotency_key',
+        field: 'Idempotency-Key',
+      });
     }
     expect((await post(url, '/tokens', 'k'.repeat(255), '{}')).status).toBe(201);
   });
@@ -336,7 +382,12 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
   it('when a call carries no merchant key (an internal or public call: no mode), then the header is ignored', async () => {
     const key = freshKey();
     const token = gateway.sign('vault', { merchantId: '__public__', scopes: ['public'] });
-    const send = () => fetch(`${url}/tokens`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: '{}' });
+    const send = () =>
+      fetch(`${url}/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: '{}',
+      });
 
     const first = await send();
     const second = await send();
@@ -370,7 +421,11 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
 
   it('when a card is tokenized with a key, then the record keeps a keyed fingerprint: no stored value holds the unkeyed SHA-256 of the body', async () => {
     const body = '{"card":{"number":"4111111111111111","exp_month":3,"exp_year":2030,"cvc":"737"}}';
-    const unkeyed = [createHash('sha256').update(body).digest('hex'), createHash('sha256').update(body).digest('base64url'), createHash('sha256').update(body).digest('base64')];
+    const unkeyed = [
+      createHash('sha256').update(body).digest('hex'),
+      createHash('sha256').update(body).digest('base64url'),
+      createHash('sha256').update(body).digest('base64'),
+    ];
     h.written.length = 0;
 
     await post(url, '/tokens', freshKey(), body);
@@ -383,7 +438,7 @@ describe('Idempotency-Key in a service, over its transport shell', () => {
   });
 });
 
-describe('Idempotency-Key in a service mounted in its caller\'s process', () => {
+describe("Idempotency-Key in a service mounted in its caller's process", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startService();
@@ -393,19 +448,29 @@ describe('Idempotency-Key in a service mounted in its caller\'s process', () => 
   });
 
   const send = async (path: string, key: string, body: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${h.edge.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key, ...headers }, body });
+    const response = await fetch(`${h.edge.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key, ...headers },
+      body,
+    });
     return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
   };
 
-  it('when the route is spelled four ways, then one key runs it once, with the caller\'s context, and the others replay the first answer', async () => {
+  it("when the route is spelled four ways, then one key runs it once, with the caller's context, and the others replay the first answer", async () => {
     const key = freshKey();
     const before = h.served();
 
     const sent = [];
-    for (const path of ['/payments/one-off', '/payments/one-off/', '/payments/ONE-OFF', '/payments/One-Off/']) sent.push(await send(path, key, '{"amount":1999}'));
+    for (const path of ['/payments/one-off', '/payments/one-off/', '/payments/ONE-OFF', '/payments/One-Off/'])
+      sent.push(await send(path, key, '{"amount":1999}'));
 
     expect(h.served()).toBe(before + 1);
-    expect(sent.map((answer) => [answer.status, answer.replayed])).toEqual([[201, null], [201, 'true'], [201, 'true'], [201, 'true']]);
+    expect(sent.map((answer) => [answer.status, answer.replayed])).toEqual([
+      [201, null],
+      [201, 'true'],
+      [201, 'true'],
+      [201, 'true'],
+    ]);
     expect(JSON.parse(sent[0]!.text)).toMatchObject({ merchant: 'm_a', key: 'key_1' });
     expect(new Set(sent.map((answer) => answer.text)).size).toBe(1);
   });

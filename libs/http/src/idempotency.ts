@@ -39,7 +39,9 @@ export class IdempotencyKeyInUse extends AppError {
 
 export class IdempotencyKeyReused extends AppError {
   constructor() {
-    super('idempotency_key_reused', 422, 'This Idempotency-Key was used with a different request; use a new key for a new request.', { field: IDEMPOTENCY_KEY_HEADER });
+    super('idempotency_key_reused', 422, 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
+      field: IDEMPOTENCY_KEY_HEADER,
+    });
   }
 }
 
@@ -98,7 +100,9 @@ export interface IdempotentRequest {
 
 /** Where the key's record lives: one merchant's key in one mode on one route, hashed so any key fits. */
 export function scopeOf(request: IdempotentRequest, key: string): string {
-  return `idempotency:${request.merchantId}:${request.mode}:${createHash('sha256').update(JSON.stringify([request.route, key])).digest('hex')}`;
+  return `idempotency:${request.merchantId}:${request.mode}:${createHash('sha256')
+    .update(JSON.stringify([request.route, key]))
+    .digest('hex')}`;
 }
 
 /**

@@ -17,9 +17,36 @@ export type { IdempotencyRecordStore } from './idempotency';
 export { accessLog } from './access-log';
 export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, problemType } from './problem';
 export type { ProblemBody } from './problem';
-export { authOf, bearerTokenOf, clientAddressOf, acceptRequestId, enterRequestContext, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, tagServerSpan, testClockOf, scopeOfRequest, REQUEST_ID_ATTRIBUTE, TEST_CLOCK_HEADER } from './request-context';
+export {
+  authOf,
+  bearerTokenOf,
+  clientAddressOf,
+  acceptRequestId,
+  enterRequestContext,
+  requireScope,
+  requireIssuer,
+  requestIdOf,
+  requestIdMiddleware,
+  internalAuthMiddleware,
+  tagServerSpan,
+  testClockOf,
+  scopeOfRequest,
+  REQUEST_ID_ATTRIBUTE,
+  TEST_CLOCK_HEADER,
+} from './request-context';
 export type { RequestAuth, RequestContext } from './request-context';
-export { rawBodyOf, contentTypeGuard, assertBodyType, JSON_BODY_TYPES, SUPPORTED_BODY_TYPES, bodyParsers, translateBodyError, hasBody, UnsupportedMediaTypeError, PayloadTooLargeError } from './body-parsing';
+export {
+  rawBodyOf,
+  contentTypeGuard,
+  assertBodyType,
+  JSON_BODY_TYPES,
+  SUPPORTED_BODY_TYPES,
+  bodyParsers,
+  translateBodyError,
+  hasBody,
+  UnsupportedMediaTypeError,
+  PayloadTooLargeError,
+} from './body-parsing';
 export { parseInput } from './parse-input';
 export { parsePageQuery, listResponse } from './pagination';
 export type { PageQuery, ListResponse } from './pagination';

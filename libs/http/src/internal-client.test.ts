@@ -35,7 +35,17 @@ describe('InternalClient', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({
-        auth: { issuer: 'forwarder', merchantId: 'm_9', scopes: ['tokens:detokenize'], requestId: 'req-9', mode: null, keyId: null, merchantName: null, clientAddress: '127.0.0.1', trace: null },
+        auth: {
+          issuer: 'forwarder',
+          merchantId: 'm_9',
+          scopes: ['tokens:detokenize'],
+          requestId: 'req-9',
+          mode: null,
+          keyId: null,
+          merchantName: null,
+          clientAddress: '127.0.0.1',
+          trace: null,
+        },
         id: 't1',
         body: { purpose: 'forward' },
         requestIdHeader: 'req-9',
@@ -50,13 +60,15 @@ describe('InternalClient', () => {
   });
 
   it('when the service is down, then the call fails with UnavailableError', async () => {
-    const server = await startHttpServer(createServiceHttp({
-      publicBaseUrl: 'https://vaultline.internal',
-      service: 'vault',
-      verifier: new InternalTokenVerifier('vault', {}),
-      logger: createLogger({ service: 'vault', level: 'silent' }),
-      routes: () => undefined,
-    }));
+    const server = await startHttpServer(
+      createServiceHttp({
+        publicBaseUrl: 'https://vaultline.internal',
+        service: 'vault',
+        verifier: new InternalTokenVerifier('vault', {}),
+        logger: createLogger({ service: 'vault', level: 'silent' }),
+        routes: () => undefined,
+      }),
+    );
     const url = server.url;
     await server.close();
     const client = new InternalClient({ signer, audience: 'vault', baseUrl: url });

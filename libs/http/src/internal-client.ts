@@ -32,7 +32,13 @@ export class InternalClient {
   readonly audience: string;
 
   /** `tls`: mutual TLS (an https baseUrl) — this service's certificate and key, and the internal CA, the only one trusted. */
-  constructor(options: { signer: InternalTokenSigner; audience: string; baseUrl: string; connections?: number; tls?: { ca: Buffer; cert: Buffer; key: Buffer } | undefined }) {
+  constructor(options: {
+    signer: InternalTokenSigner;
+    audience: string;
+    baseUrl: string;
+    connections?: number;
+    tls?: { ca: Buffer; cert: Buffer; key: Buffer } | undefined;
+  }) {
     this.signer = options.signer;
     this.audience = options.audience;
     this.pool = new Pool(new URL(options.baseUrl).origin, {

@@ -15,7 +15,10 @@ const pageQuerySchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, { message: 'limit must be between 1 and 100.' }).max(100, { message: 'limit must be between 1 and 100.' }))
     .optional(),
-  starting_after: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, { message: 'starting_after must be the id of an item from a previous page.' }).optional(),
+  starting_after: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, { message: 'starting_after must be the id of an item from a previous page.' })
+    .optional(),
   order: z.enum(['asc', 'desc']).optional(),
 });
 

@@ -41,7 +41,9 @@ describe('parseInput', () => {
 
   it('when the wrong type, an out-of-range number or an unknown enum value is sent, then the detail says what is expected', () => {
     expect(failure(() => parseInput(schema, { amount: '5' })).message).toBe('amount must be a number.');
-    expect(failure(() => parseInput(schema, { amount: 1, card: { number: '4242424242424242', exp_month: 13 } })).message).toContain('card.exp_month is too big');
+    expect(failure(() => parseInput(schema, { amount: 1, card: { number: '4242424242424242', exp_month: 13 } })).message).toContain(
+      'card.exp_month is too big',
+    );
     const e = failure(() => parseInput(schema, { amount: 1, currency_code: 'GBPX' }));
     expect(e.message).toBe('currency_code must be one of "EUR", "USD".');
     expect(e.message).not.toContain('GBPX');
@@ -54,7 +56,9 @@ describe('parseInput', () => {
   });
 
   it('when a refinement carries its own code, then that code is used', () => {
-    const s = z.object({ age_ms: z.number() }).refine((v) => v.age_ms < 900_000, { message: 'The security code has expired.', path: ['security_code'], params: { code: 'security_code_expired' } });
+    const s = z
+      .object({ age_ms: z.number() })
+      .refine((v) => v.age_ms < 900_000, { message: 'The security code has expired.', path: ['security_code'], params: { code: 'security_code_expired' } });
     const error = failure(() => parseInput(s, { age_ms: 1_000_000 }));
     expect(error.code).toBe('security_code_expired');
     expect(error.field).toBe('security_code');

@@ -25,7 +25,8 @@ export interface ProblemBody {
 
 /** The problem+json body for an error; anything that is not an AppError becomes an opaque 500. */
 export function problemBody(error: unknown, requestId: string, publicBaseUrl: string): ProblemBody {
-  const appError = error instanceof AppError ? error : new AppError('internal_error', 500, 'An internal error occurred; quote the request id when contacting support.');
+  const appError =
+    error instanceof AppError ? error : new AppError('internal_error', 500, 'An internal error occurred; quote the request id when contacting support.');
   return {
     // Extensions first so that they can never overwrite the standard members.
     ...appError.extensions,

@@ -28,7 +28,10 @@ describe('labels merchants control stay bounded', () => {
     const bounded = topReadings(readings, 'endpoint', 20);
 
     expect(bounded).toHaveLength(21);
-    expect(bounded.slice(0, 2)).toEqual([{ labels: { endpoint: 'we_29' }, value: 30 }, { labels: { endpoint: 'we_28' }, value: 29 }]);
+    expect(bounded.slice(0, 2)).toEqual([
+      { labels: { endpoint: 'we_29' }, value: 30 },
+      { labels: { endpoint: 'we_28' }, value: 29 },
+    ]);
     expect(bounded.at(-1)).toEqual({ labels: { endpoint: 'other' }, value: 55 });
     expect(bounded.reduce((sum, reading) => sum + reading.value, 0)).toBe(465);
     expect(topReadings(readings.slice(0, 3), 'endpoint', 20)).toHaveLength(3);

@@ -21,7 +21,7 @@ describe('the Grafana dashboard (deploy/grafana/vaultline.json)', () => {
     expect([...declared].filter((name) => !used.has(name))).toEqual([]);
   });
 
-  it('when a panel shows a figure every replica reports alike (consumer lag, outbox backlog, webhook backlog), then it takes one replica\'s (max), never the sum of replicas', () => {
+  it("when a panel shows a figure every replica reports alike (consumer lag, outbox backlog, webhook backlog), then it takes one replica's (max), never the sum of replicas", () => {
     for (const metric of [METRIC.busConsumerLag, METRIC.outboxBacklog, METRIC.webhookBacklog]) {
       const reading = expressions.filter((expr) => expr.includes(metric));
 

@@ -58,11 +58,19 @@ export class MetricsRegistry {
     return {
       service,
       counter: (name, help, labelNames = []) => {
-        const counter = this.declare(name, labelNames, (names) => new Counter({ name, help, labelNames: names, registers: [this.registry] })) as Counter<string>;
+        const counter = this.declare(
+          name,
+          labelNames,
+          (names) => new Counter({ name, help, labelNames: names, registers: [this.registry] }),
+        ) as Counter<string>;
         return { inc: (labels = {}, value = 1) => counter.inc({ service, ...labels }, value) };
       },
       histogram: (name, help, labelNames, buckets = LATENCY_BUCKETS) => {
-        const histogram = this.declare(name, labelNames, (names) => new Histogram({ name, help, labelNames: names, buckets, registers: [this.registry] })) as Histogram<string>;
+        const histogram = this.declare(
+          name,
+          labelNames,
+          (names) => new Histogram({ name, help, labelNames: names, buckets, registers: [this.registry] }),
+        ) as Histogram<string>;
         return { observe: (labels, value) => histogram.observe({ service, ...labels }, value) };
       },
       gauge: (name, help, labelNames, read) => {

@@ -40,7 +40,8 @@ export async function startMetricsServer(host: string, port: number, sources: Me
     }
     renderAll(sources).then(
       (body) => res.writeHead(200, { 'content-type': sources.registry.contentType() }).end(body),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${error instanceof Error ? error.message : String(error)}\n`),
+      (error: unknown) =>
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,10 @@ export interface PaymentMetrics {
  * under one of FLOW_BUCKETS `custom-NN` labels, so the series do not grow with merchants.
  */
 export function paymentMetrics(metrics: ServiceMetrics, knownFlows: readonly string[] = []): PaymentMetrics {
-  const payments = metrics.counter(METRIC.payments, 'Payments that reached a status, by status and flow (merchants\' own flows in custom-NN buckets).', ['status', 'flow']);
+  const payments = metrics.counter(METRIC.payments, "Payments that reached a status, by status and flow (merchants' own flows in custom-NN buckets).", [
+    'status',
+    'flow',
+  ]);
   const named = new Set(['none', ...knownFlows]);
   return { reached: (status, flow) => payments.inc({ status, flow: named.has(flow) ? flow : hashedBucket(flow, FLOW_BUCKETS, 'custom-') }) };
 }

@@ -14,12 +14,18 @@ describe('readiness of a standalone service on its bus', () => {
   const service: RequestListener = (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ready"}');
 
   it('when Kafka has not answered since the start, then /ready answers 503 not_ready saying so, while /health and the API are still served', async () => {
-    health = { failing: [], unreachable: { since: '2026-11-28T10:00:00.000Z', error: 'KafkaJSConnectionError: Connection error: connect ECONNREFUSED <broker>', starting: true } };
+    health = {
+      failing: [],
+      unreachable: { since: '2026-11-28T10:00:00.000Z', error: 'KafkaJSConnectionError: Connection error: connect ECONNREFUSED <broker>', starting: true },
+    };
     const server = await serve(busReadinessGate({ health: () => health })(service));
     try {
       const ready = await fetch(`${server.url}/ready`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ code: 'not_ready', detail: expect.stringContaining('the bus has not answered since the service started (KafkaJSConnectionError') });
+      expect(await ready.json()).toMatchObject({
+        code: 'not_ready',
+        detail: expect.stringContaining('the bus has not answered since the service started (KafkaJSConnectionError'),
+      });
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       expect((await fetch(`${server.url}/tokens`)).status).toBe(200);
 
@@ -31,12 +37,18 @@ describe('readiness of a standalone service on its bus', () => {
   });
 
   it('when a subscription stopped consuming, then /ready names its group and topics', async () => {
-    health = { failing: [{ group: 'notifier.merchant-events', topics: ['payments.payments'], error: 'KafkaJSProtocolError: not authorized', since: '2026-11-28T10:00:00.000Z' }] };
+    health = {
+      failing: [
+        { group: 'notifier.merchant-events', topics: ['payments.payments'], error: 'KafkaJSProtocolError: not authorized', since: '2026-11-28T10:00:00.000Z' },
+      ],
+    };
     const server = await serve(busReadinessGate({ health: () => health })(service));
     try {
       const ready = await fetch(`${server.url}/ready`);
       expect(ready.status).toBe(503);
-      expect((await ready.json()) as { detail: string }).toMatchObject({ detail: expect.stringContaining('notifier.merchant-events (payments.payments) since 2026-11-28T10:00:00.000Z') });
+      expect((await ready.json()) as { detail: string }).toMatchObject({
+        detail: expect.stringContaining('notifier.merchant-events (payments.payments) since 2026-11-28T10:00:00.000Z'),
+      });
     } finally {
       await server.close();
     }

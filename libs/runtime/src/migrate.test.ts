@@ -11,7 +11,10 @@ describe('the migrate command', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("when `migrate` runs for a service, then its store holds the service's collections and the relay's parked collection, and it exits 0", async () => {
-    const code = await runMigrate('notifier', async () => [{ name: 'webhook_endpoints', indexes: [{ fields: ['url'] }] }], { STORE_URL: `sqlite:${join(dir, '{service}.db')}`, LOG_LEVEL: 'silent' });
+    const code = await runMigrate('notifier', async () => [{ name: 'webhook_endpoints', indexes: [{ fields: ['url'] }] }], {
+      STORE_URL: `sqlite:${join(dir, '{service}.db')}`,
+      LOG_LEVEL: 'silent',
+    });
 
     expect(code).toBe(0);
     const store = await SqliteDocumentStore.open(join(dir, 'notifier.db'));

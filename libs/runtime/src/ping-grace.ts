@@ -42,23 +42,29 @@ export function withPingGrace<T extends Pingable>(target: T, options: PingGraceO
   let inFlight: Promise<void> | undefined;
 
   const probe = (): Promise<void> => {
-    inFlight ??= target.ping().then(
-      () => {
-        if (failing) options.logger?.info({ component: options.name, outage_ms: now() - failing.since }, `${options.name} answers again`);
-        failing = undefined;
-      },
-      (error: unknown) => {
-        failed(error instanceof Error ? error.message : String(error));
-        throw error;
-      },
-    ).finally(() => (inFlight = undefined));
+    inFlight ??= target
+      .ping()
+      .then(
+        () => {
+          if (failing) options.logger?.info({ component: options.name, outage_ms: now() - failing.since }, `${options.name} answers again`);
+          failing = undefined;
+        },
+        (error: unknown) => {
+          failed(error instanceof Error ? error.message : String(error));
+          throw error;
+        },
+      )
+      .finally(() => (inFlight = undefined));
     return inFlight;
   };
 
   const failed = (error: string) => {
     if (!failing) {
       failing = { since: now(), error };
-      options.logger?.warn({ component: options.name, error, grace_ms: options.graceMs }, `${options.name} does not answer; /ready stays up for the grace (STORE_UNHEALTHY_AFTER_SECONDS)`);
+      options.logger?.warn(
+        { component: options.name, error, grace_ms: options.graceMs },
+        `${options.name} does not answer; /ready stays up for the grace (STORE_UNHEALTHY_AFTER_SECONDS)`,
+      );
     } else failing.error = error;
   };
 

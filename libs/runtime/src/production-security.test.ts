@@ -25,7 +25,8 @@ const encrypted = (overrides: Record<string, string | undefined> = {}): NodeJS.P
   NOTIFIER_URL: 'https://notifier:8080',
   ...overrides,
 });
-const gaps = (service: 'vault' | 'gateway', env: NodeJS.ProcessEnv, role: 'service' | 'migrate' = 'service') => productionGaps(service, role, loadRuntimeConfig(env), env);
+const gaps = (service: 'vault' | 'gateway', env: NodeJS.ProcessEnv, role: 'service' | 'migrate' = 'service') =>
+  productionGaps(service, role, loadRuntimeConfig(env), env);
 
 describe('production refuses plaintext (VAULTLINE_ENV=production)', () => {
   it('when every link is encrypted as compose and the chart set them, then a service has nothing missing', () => {
@@ -53,7 +54,9 @@ describe('production refuses plaintext (VAULTLINE_ENV=production)', () => {
       'Kafka SASL: KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME(_FILE), KAFKA_SASL_PASSWORD(_FILE) unset',
       'Redis TLS: REDIS_URL (or REDIS_URL_FILE) must be rediss://',
     ]);
-    expect(() => assertProductionSecurity('vault', 'service', loadRuntimeConfig(env), env)).toThrow(/^refusing to run in production \(VAULTLINE_ENV=production\) without encryption in transit: MongoDB TLS/);
+    expect(() => assertProductionSecurity('vault', 'service', loadRuntimeConfig(env), env)).toThrow(
+      /^refusing to run in production \(VAULTLINE_ENV=production\) without encryption in transit: MongoDB TLS/,
+    );
     expect(() => assertProductionSecurity('vault', 'service', loadRuntimeConfig(env), env)).not.toThrow(/password/);
   });
 
@@ -71,8 +74,12 @@ describe('production refuses plaintext (VAULTLINE_ENV=production)', () => {
   });
 
   it('when the gateway has no edge certificate, then it is refused, unless EDGE_TLS_TERMINATED_BY_PROXY=true and TRUST_PROXY names the proxy', () => {
-    expect(gaps('gateway', encrypted())).toEqual(['edge TLS: TLS_CERT_FILE and TLS_KEY_FILE unset (or EDGE_TLS_TERMINATED_BY_PROXY=true with TRUST_PROXY naming the proxy)']);
-    expect(gaps('gateway', encrypted({ EDGE_TLS_TERMINATED_BY_PROXY: 'true' }))).toEqual(['edge TLS: EDGE_TLS_TERMINATED_BY_PROXY=true needs TRUST_PROXY naming the proxy that terminates TLS']);
+    expect(gaps('gateway', encrypted())).toEqual([
+      'edge TLS: TLS_CERT_FILE and TLS_KEY_FILE unset (or EDGE_TLS_TERMINATED_BY_PROXY=true with TRUST_PROXY naming the proxy)',
+    ]);
+    expect(gaps('gateway', encrypted({ EDGE_TLS_TERMINATED_BY_PROXY: 'true' }))).toEqual([
+      'edge TLS: EDGE_TLS_TERMINATED_BY_PROXY=true needs TRUST_PROXY naming the proxy that terminates TLS',
+    ]);
     expect(gaps('gateway', encrypted({ EDGE_TLS_TERMINATED_BY_PROXY: 'true', TRUST_PROXY: '10.0.0.0/8' }))).toEqual([]);
     // Other services have no public edge: their API port is the internal mutual-TLS listener.
     expect(gaps('vault', encrypted())).toEqual([]);

@@ -42,15 +42,22 @@ export function productionGaps(service: ServiceName, role: ProcessRole, config: 
 
   if (!config.BUS_URL?.startsWith('kafka://')) gaps.push('Kafka: BUS_URL must be kafka://');
   if (!config.KAFKA_SSL_CA_FILE && !config.KAFKA_SSL) gaps.push('Kafka TLS: KAFKA_SSL_CA_FILE (or KAFKA_SSL=true) unset');
-  const sasl = { KAFKA_SASL_MECHANISM: config.KAFKA_SASL_MECHANISM, 'KAFKA_SASL_USERNAME(_FILE)': config.KAFKA_SASL_USERNAME, 'KAFKA_SASL_PASSWORD(_FILE)': config.KAFKA_SASL_PASSWORD };
-  const missingSasl = Object.entries(sasl).filter(([, value]) => !value).map(([name]) => name);
+  const sasl = {
+    KAFKA_SASL_MECHANISM: config.KAFKA_SASL_MECHANISM,
+    'KAFKA_SASL_USERNAME(_FILE)': config.KAFKA_SASL_USERNAME,
+    'KAFKA_SASL_PASSWORD(_FILE)': config.KAFKA_SASL_PASSWORD,
+  };
+  const missingSasl = Object.entries(sasl)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
   if (missingSasl.length > 0) gaps.push(`Kafka SASL: ${missingSasl.join(', ')} unset`);
 
   if (!ttlUrlOf(config)?.startsWith('rediss://')) gaps.push('Redis TLS: REDIS_URL (or REDIS_URL_FILE) must be rediss://');
 
   if (service === 'gateway') {
     const edgeTls = Boolean(config.TLS_CERT_FILE && config.TLS_KEY_FILE);
-    if (!edgeTls && !config.EDGE_TLS_TERMINATED_BY_PROXY) gaps.push('edge TLS: TLS_CERT_FILE and TLS_KEY_FILE unset (or EDGE_TLS_TERMINATED_BY_PROXY=true with TRUST_PROXY naming the proxy)');
+    if (!edgeTls && !config.EDGE_TLS_TERMINATED_BY_PROXY)
+      gaps.push('edge TLS: TLS_CERT_FILE and TLS_KEY_FILE unset (or EDGE_TLS_TERMINATED_BY_PROXY=true with TRUST_PROXY naming the proxy)');
     else if (!edgeTls && !env.TRUST_PROXY) gaps.push('edge TLS: EDGE_TLS_TERMINATED_BY_PROXY=true needs TRUST_PROXY naming the proxy that terminates TLS');
   }
   return gaps;

@@ -21,7 +21,11 @@ export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS
 }
 
 /** Kafka's legal characters for topic and group names (and what a prefix of them may hold). */
-const kafkaName = (variable: string) => z.string().regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`).max(100);
+const kafkaName = (variable: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`)
+    .max(100);
 
 export const runtimeConfigSchema = z.object({
   /**
@@ -47,9 +51,15 @@ export const runtimeConfigSchema = z.object({
    * Production: this service's MongoDB URL with its credentials and TLS options (usually MONGO_URL_FILE,
    * a mounted Secret). Takes the place of STORE_URL; `{service}` is replaced as there.
    */
-  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
+    .optional(),
   /** Production: the Redis URL (rediss:// for TLS) with its password (usually REDIS_URL_FILE). Takes the place of TTL_URL. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** rediss:// with a private CA: the CA's PEM. */
   REDIS_TLS_CA_FILE: z.string().min(1).optional(),
   /** TLS to the Kafka brokers, trusting this CA (PEM). */
@@ -145,11 +155,24 @@ export const runtimeConfigSchema = z.object({
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /** Kafka SASL needs a mechanism, a user and a password together. */
-function requireKafkaSasl(config: { KAFKA_SASL_MECHANISM?: string | undefined; KAFKA_SASL_USERNAME?: string | undefined; KAFKA_SASL_PASSWORD?: string | undefined }, ctx: z.RefinementCtx): void {
-  const parts = { KAFKA_SASL_MECHANISM: config.KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME: config.KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: config.KAFKA_SASL_PASSWORD };
+function requireKafkaSasl(
+  config: { KAFKA_SASL_MECHANISM?: string | undefined; KAFKA_SASL_USERNAME?: string | undefined; KAFKA_SASL_PASSWORD?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const parts = {
+    KAFKA_SASL_MECHANISM: config.KAFKA_SASL_MECHANISM,
+    KAFKA_SASL_USERNAME: config.KAFKA_SASL_USERNAME,
+    KAFKA_SASL_PASSWORD: config.KAFKA_SASL_PASSWORD,
+  };
   const given = Object.values(parts).filter(Boolean).length;
   if (given === 0 || given === 3) return;
-  for (const [name, value] of Object.entries(parts)) if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other KAFKA_SASL_ variables (KAFKA_SASL_PASSWORD or KAFKA_SASL_PASSWORD_FILE)' });
+  for (const [name, value] of Object.entries(parts))
+    if (!value)
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'is required with the other KAFKA_SASL_ variables (KAFKA_SASL_PASSWORD or KAFKA_SASL_PASSWORD_FILE)',
+      });
 }
 
 export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
@@ -177,7 +200,11 @@ export const IDEMPOTENCY_FINGERPRINT_KEY_FILE = 'idempotency-fingerprint.key';
 
 /** The Idempotency-Key settings every service's routes use: the fingerprints' server key (loadKey) and the retention. */
 export function idempotencyKeysOf(config: RuntimeConfig): IdempotencyKeys {
-  const fingerprintKey = loadKey({ variable: 'IDEMPOTENCY_FINGERPRINT_KEY', value: config.IDEMPOTENCY_FINGERPRINT_KEY, file: generatedKeyFile(config, IDEMPOTENCY_FINGERPRINT_KEY_FILE).path });
+  const fingerprintKey = loadKey({
+    variable: 'IDEMPOTENCY_FINGERPRINT_KEY',
+    value: config.IDEMPOTENCY_FINGERPRINT_KEY,
+    file: generatedKeyFile(config, IDEMPOTENCY_FINGERPRINT_KEY_FILE).path,
+  });
   return { fingerprintKey, retentionMs: config.IDEMPOTENCY_KEY_TTL };
 }
 

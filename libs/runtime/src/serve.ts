@@ -76,7 +76,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   // Answered before any app (and its PUBLIC_BASE_URL) sees the request: a relative reference, which the
   // client resolves against the URL it called, i.e. the errors page of this very service.
   const body = JSON.stringify({ type: `/docs/errors#${code}`, title: STATUS_CODES[status], status, detail, code, request_id: '' });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 const IDLE_CHECK_MS = 25;

@@ -24,7 +24,15 @@ export function shutdownGate(): ShutdownGate {
     gate: (handler) => (req, res) => {
       if (shuttingDown && (req.url ?? '').split('?')[0] === '/ready') {
         res.writeHead(503, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'shutting_down', detail: 'The service is shutting down; it finishes what it was sent.' }));
+        res.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Service Unavailable',
+            status: 503,
+            code: 'shutting_down',
+            detail: 'The service is shutting down; it finishes what it was sent.',
+          }),
+        );
         return;
       }
       // Every answer from now on closes its connection: keep-alive clients open new ones (elsewhere, behind a

@@ -5,7 +5,19 @@ import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
+import {
+  DEFAULT_METRICS_PORT,
+  idempotencyKeysOf,
+  kafkaNamingOf,
+  kafkaSecurityOf,
+  loadRuntimeConfig,
+  metricsPortOf,
+  processedRetentionOf,
+  serviceUrlsFromEnv,
+  storeUrlFor,
+  tlsOf,
+  ttlUrlOf,
+} from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
@@ -23,7 +35,6 @@ export interface StandaloneOptions {
   argv?: string[];
 }
 
-
 /**
  * `<service> migrate`: creates the service's collections and indexes in its store (MongoDB: the
  * processed-event TTL index, the outbox's order index, the lease collection too), then exits 0. Run
@@ -36,11 +47,17 @@ export async function runMigrate(service: ServiceName, collections: () => Promis
     const env = withSecretFiles(rawEnv);
     const config = loadRuntimeConfig(env);
     assertProductionSecurity(service, 'migrate', config, env);
-    const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), { indexes: 'create', processedRetention: processedRetentionOf(config) });
+    const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), {
+      indexes: 'create',
+      processedRetention: processedRetentionOf(config),
+    });
     try {
       const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }];
       for (const spec of specs) await store.register(spec);
-      log.info({ collections: specs.map((spec) => spec.name), processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS }, `${service} migrate: collections and indexes are in place`);
+      log.info(
+        { collections: specs.map((spec) => spec.name), processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS },
+        `${service} migrate: collections and indexes are in place`,
+      );
     } finally {
       await store.close();
     }
@@ -97,7 +114,10 @@ export async function runStandalone(
       kafka: kafkaNamingOf(config, service),
       ...(kafkaSecurity ? { kafkaSecurity } : {}),
     });
-    const ttl = await openTtlStore(ttlUrlOf(config) ?? 'memory://', { keyPrefix: `vaultline:${service}:`, ...(config.REDIS_TLS_CA_FILE ? { tlsCa: readFileSync(config.REDIS_TLS_CA_FILE) } : {}) });
+    const ttl = await openTtlStore(ttlUrlOf(config) ?? 'memory://', {
+      keyPrefix: `vaultline:${service}:`,
+      ...(config.REDIS_TLS_CA_FILE ? { tlsCa: readFileSync(config.REDIS_TLS_CA_FILE) } : {}),
+    });
     const runtime = await buildRuntime({
       service,
       storeUrl: storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`),
@@ -127,7 +147,8 @@ export async function runStandalone(
     // /health and /ready on the metrics port as well (plain HTTP): probes carry no client certificate.
     const busGate = busReadinessGate(runtime.bus);
     const gatedHttp = shutdown.gate(busGate(app.http));
-    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
+    const metricsServer =
+      metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
     // Started before it listens: while a restarted service starts, callers find nothing listening (the
     // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
     // accepted the request. Its port is configured, so nothing needs it listening earlier.
@@ -136,12 +157,18 @@ export async function runStandalone(
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     server.handle(gatedHttp);
     if (internal && app.internalHttp) internal.handle(shutdown.gate(busGate(app.internalHttp)));
-    log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
+    log.info(
+      { url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) },
+      `${service} listening`,
+    );
     const stop = async (signal: string) => {
       if (shutdown.shuttingDown) return;
       const startedAt = Date.now();
       const delayMs = config.SHUTDOWN_DELAY_SECONDS * 1000;
-      log.info({ signal, delay_ms: delayMs, grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} shutting down: /ready fails now, serving ${config.SHUTDOWN_DELAY_SECONDS} s more, then draining`);
+      log.info(
+        { signal, delay_ms: delayMs, grace_ms: config.SHUTDOWN_GRACE_MS },
+        `${service} shutting down: /ready fails now, serving ${config.SHUTDOWN_DELAY_SECONDS} s more, then draining`,
+      );
       // Whatever is still running when the grace period ends is cut off: consumers' unacknowledged
       // messages are delivered again and the outbox is relayed after the restart (at-least-once).
       setTimeout(() => {

@@ -85,7 +85,7 @@ describe('readiness with grace on the SQLite and memory stores', () => {
   beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'vaultline-grace-'))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('when the SQLite store answers, then ping() is ready and every other method is the store\'s own', async () => {
+  it("when the SQLite store answers, then ping() is ready and every other method is the store's own", async () => {
     const store = await SqliteDocumentStore.open(join(dir, 'answers.db'));
     try {
       const graced = withPingGrace(store, { name: 'store', graceMs: GRACE_MS });
@@ -98,7 +98,7 @@ describe('readiness with grace on the SQLite and memory stores', () => {
     }
   });
 
-  it('when the SQLite store cannot be used (its connection closed), then ping() is ready for the grace and fails after it with the database\'s error', async () => {
+  it("when the SQLite store cannot be used (its connection closed), then ping() is ready for the grace and fails after it with the database's error", async () => {
     const store = await SqliteDocumentStore.open(join(dir, 'closed.db'));
     const clock = testClock();
     const graced = withPingGrace(store, { name: 'store', graceMs: GRACE_MS, now: clock.now });
@@ -118,7 +118,7 @@ describe('readiness with grace on the SQLite and memory stores', () => {
 });
 
 describe('the runtime a service is built from', () => {
-  it('when STORE_UNHEALTHY_AFTER_SECONDS is given, then the runtime\'s store and TTL store carry the grace: a TTL store that stopped answering keeps /ready up', async () => {
+  it("when STORE_UNHEALTHY_AFTER_SECONDS is given, then the runtime's store and TTL store carry the grace: a TTL store that stopped answering keeps /ready up", async () => {
     const redis = await startRedisServer();
     const ttl = new RedisTtlStore(redis.url);
     const keys = generateServiceKeys();

@@ -22,7 +22,12 @@ async function main(): Promise<void> {
     store.transaction((uow) => {
       const id = newId();
       uow.insert('payments', { id, merchant_id: `merchant-${n % 10}`, reference: `order-${n}`, idempotency_key: id, ...payload });
-      uow.publish({ topic: 'payments.v1', key: id, value: JSON.stringify({ id, type: 'payment.authorized', data: payload }), headers: { 'content-type': 'application/json' } });
+      uow.publish({
+        topic: 'payments.v1',
+        key: id,
+        value: JSON.stringify({ id, type: 'payment.authorized', data: payload }),
+        headers: { 'content-type': 'application/json' },
+      });
     });
 
   let next = 0;

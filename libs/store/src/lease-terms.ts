@@ -25,7 +25,12 @@ export const PRUNE_INTERVAL_MS = 3_600_000;
  * Drops processed-event marks older than the retention now and then every PRUNE_INTERVAL_MS (the timer
  * does not keep the process alive); returns its stop. A failed prune waits for the next round.
  */
-export function pruneProcessedPeriodically(prune: (before: Date) => Promise<number>, retentionMs: number, now: () => number, intervalMs = PRUNE_INTERVAL_MS): () => void {
+export function pruneProcessedPeriodically(
+  prune: (before: Date) => Promise<number>,
+  retentionMs: number,
+  now: () => number,
+  intervalMs = PRUNE_INTERVAL_MS,
+): () => void {
   const run = () => void prune(new Date(now() - retentionMs)).catch(() => undefined);
   const first = setTimeout(run, 0);
   const timer = setInterval(run, intervalMs);

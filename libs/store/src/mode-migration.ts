@@ -14,11 +14,7 @@ const PAGE = 100;
  * documents (SYSTEM_SCOPE) have no mode and are left alone. Idempotent: once every document has a
  * mode, nothing matches. Returns how many documents got one.
  */
-export async function assignMissingModes<T extends StoredDocument>(
-  store: DocumentStore,
-  collection: string,
-  modeOf: (doc: T) => Mode,
-): Promise<number> {
+export async function assignMissingModes<T extends StoredDocument>(store: DocumentStore, collection: string, modeOf: (doc: T) => Mode): Promise<number> {
   const documents = store.collection<T>(collection);
   let assigned = 0;
   let after: string | undefined;

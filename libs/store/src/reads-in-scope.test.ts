@@ -18,37 +18,46 @@ const GLOBAL_READS = new Set(['getGlobal', 'findGlobal', 'listAcrossMerchants'])
 
 /** Reviewed: `file#method: what`, and why the caller's scope is not the one to read in. */
 const REVIEWED: Record<string, string> = {
-  'services/payment-orchestrator/src/data/payment-request.repository.ts#listCreatedBy: global': 'the pruner of expired Idempotency-Key records, across merchants; each is deleted in its own scope',
-  'services/payment-orchestrator/src/data/payment.repository.ts#listAuthorizedBefore: global': 'the expiry worker across merchants; each payment is then read in its own scope',
-  'services/payment-orchestrator/src/data/refund.repository.ts#listDue: global': 'the refund runner across merchants; each refund is then read in its own scope',
-  'services/vault/src/data/checkout-branding.repository.ts#get: a scope built on the spot': 'the hosted page looks the same in test and live: one record per merchant, kept in its test partition',
-  'services/gateway/src/data/admin-audit.repository.ts#list: SYSTEM_SCOPE': 'the operator audit log is the system\'s',
-  'services/gateway/src/data/api-key.repository.ts#findByHash: global': 'authentication: the key hash names the merchant and the key\'s mode',
+  'services/payment-orchestrator/src/data/payment-request.repository.ts#listCreatedBy: global':
+    'the pruner of expired Idempotency-Key records, across merchants; each is deleted in its own scope',
+  'services/payment-orchestrator/src/data/payment.repository.ts#listAuthorizedBefore: global':
+    'the expiry worker across merchants; each payment is then read in its own scope',
+  'services/payment-orchestrator/src/data/refund.repository.ts#listDue: global':
+    'the refund runner across merchants; each refund is then read in its own scope',
+  'services/vault/src/data/checkout-branding.repository.ts#get: a scope built on the spot':
+    'the hosted page looks the same in test and live: one record per merchant, kept in its test partition',
+  'services/gateway/src/data/admin-audit.repository.ts#list: SYSTEM_SCOPE': "the operator audit log is the system's",
+  'services/gateway/src/data/api-key.repository.ts#findByHash: global': "authentication: the key hash names the merchant and the key's mode",
   'services/gateway/src/data/merchant.repository.ts#get: SYSTEM_SCOPE': 'merchants are operator records',
   'services/gateway/src/data/merchant.repository.ts#list: SYSTEM_SCOPE': 'merchants are operator records',
   'services/gateway/src/data/merchant.repository.ts#setRateLimit: SYSTEM_SCOPE': 'merchants are operator records',
-  'services/gateway/src/data/operator.repository.ts#get: SYSTEM_SCOPE': 'operators are the system\'s',
-  'services/gateway/src/data/operator.repository.ts#findByName: SYSTEM_SCOPE': 'operators are the system\'s',
-  'services/gateway/src/data/operator.repository.ts#findByHash: SYSTEM_SCOPE': 'operators are the system\'s',
-  'services/gateway/src/data/operator.repository.ts#list: SYSTEM_SCOPE': 'operators are the system\'s',
-  'services/gateway/src/data/operator.repository.ts#update: SYSTEM_SCOPE': 'operators are the system\'s',
+  'services/gateway/src/data/operator.repository.ts#get: SYSTEM_SCOPE': "operators are the system's",
+  'services/gateway/src/data/operator.repository.ts#findByName: SYSTEM_SCOPE': "operators are the system's",
+  'services/gateway/src/data/operator.repository.ts#findByHash: SYSTEM_SCOPE': "operators are the system's",
+  'services/gateway/src/data/operator.repository.ts#list: SYSTEM_SCOPE': "operators are the system's",
+  'services/gateway/src/data/operator.repository.ts#update: SYSTEM_SCOPE': "operators are the system's",
   'services/gateway/src/data/setting.repository.ts#find: SYSTEM_SCOPE': 'operator settings',
-  'services/importer/src/data/import-job.repository.ts#listAcrossMerchants: global': 'the worker resumes every merchant\'s jobs, each then in its own scope',
+  'services/importer/src/data/import-job.repository.ts#listAcrossMerchants: global': "the worker resumes every merchant's jobs, each then in its own scope",
   'services/notifier/src/data/queue.repository.ts#get: global': 'the delivery queue is keyed by message id; the entry names its merchant and mode',
-  'services/notifier/src/data/queue.repository.ts#listDue: global': 'the delivery worker reads every merchant\'s due entries',
+  'services/notifier/src/data/queue.repository.ts#listDue: global': "the delivery worker reads every merchant's due entries",
   'services/notifier/src/data/queue.repository.ts#waitingByEndpoint: global': 'queue depth per endpoint, a metric',
-  'services/payment-orchestrator/src/data/payment.repository.ts#listDue: SYSTEM_SCOPE': 'the payment schedule is the worker\'s; each entry names its payment\'s scope',
-  'services/payment-orchestrator/src/data/payment.repository.ts#update: SYSTEM_SCOPE': 'the schedule entry of a final payment is removed with it (the worker\'s schedule)',
-  'services/payment-orchestrator/src/data/processor-account-cache.ts#getGlobal: global': 'the cache passes the notification\'s account lookup on',
-  'services/payment-orchestrator/src/data/processor-account.repository.ts#getGlobal: global': 'processor notifications name only the account; the account\'s own scope is then used',
-  'services/vault/src/data/audit.repository.ts#list: SYSTEM_SCOPE': 'the detokenization audit is the operator\'s',
-  'services/vault/src/data/checkout-session.repository.ts#get: global': 'a checkout session id is public (the hosted page); the session names its merchant and mode',
-  'services/vault/src/data/checkout-session.repository.ts#findByPaymentId: global': 'the orchestrator\'s event names the payment; the session names its merchant and mode',
-  'services/vault/src/data/key-rotation.repository.ts#get: SYSTEM_SCOPE': 'key rotations are the system\'s',
-  'services/vault/src/data/key-rotation.repository.ts#latest: SYSTEM_SCOPE': 'key rotations are the system\'s',
-  'services/vault/src/data/key-rotation.repository.ts#running: SYSTEM_SCOPE': 'key rotations are the system\'s',
-  'services/vault/src/data/key-rotation.repository.ts#list: SYSTEM_SCOPE': 'key rotations are the system\'s (the operators\' key status page)',
-  'services/vault/src/data/token.repository.ts#listNotWrappedBy: global': 'key rotation rewraps every merchant\'s tokens',
+  'services/payment-orchestrator/src/data/payment.repository.ts#listDue: SYSTEM_SCOPE':
+    "the payment schedule is the worker's; each entry names its payment's scope",
+  'services/payment-orchestrator/src/data/payment.repository.ts#update: SYSTEM_SCOPE':
+    "the schedule entry of a final payment is removed with it (the worker's schedule)",
+  'services/payment-orchestrator/src/data/processor-account-cache.ts#getGlobal: global': "the cache passes the notification's account lookup on",
+  'services/payment-orchestrator/src/data/processor-account.repository.ts#getGlobal: global':
+    "processor notifications name only the account; the account's own scope is then used",
+  'services/vault/src/data/audit.repository.ts#list: SYSTEM_SCOPE': "the detokenization audit is the operator's",
+  'services/vault/src/data/checkout-session.repository.ts#get: global':
+    'a checkout session id is public (the hosted page); the session names its merchant and mode',
+  'services/vault/src/data/checkout-session.repository.ts#findByPaymentId: global':
+    "the orchestrator's event names the payment; the session names its merchant and mode",
+  'services/vault/src/data/key-rotation.repository.ts#get: SYSTEM_SCOPE': "key rotations are the system's",
+  'services/vault/src/data/key-rotation.repository.ts#latest: SYSTEM_SCOPE': "key rotations are the system's",
+  'services/vault/src/data/key-rotation.repository.ts#running: SYSTEM_SCOPE': "key rotations are the system's",
+  'services/vault/src/data/key-rotation.repository.ts#list: SYSTEM_SCOPE': "key rotations are the system's (the operators' key status page)",
+  'services/vault/src/data/token.repository.ts#listNotWrappedBy: global': "key rotation rewraps every merchant's tokens",
 };
 
 function sourceFiles(dir: string): string[] {
@@ -62,7 +71,8 @@ function sourceFiles(dir: string): string[] {
 function enclosingName(node: ts.Node): string {
   for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
     if ((ts.isMethodDeclaration(at) || ts.isFunctionDeclaration(at) || ts.isPropertyDeclaration(at)) && at.name) return at.name.getText();
-    if (ts.isVariableDeclaration(at) && at.initializer && (ts.isArrowFunction(at.initializer) || ts.isFunctionExpression(at.initializer))) return at.name.getText();
+    if (ts.isVariableDeclaration(at) && at.initializer && (ts.isArrowFunction(at.initializer) || ts.isFunctionExpression(at.initializer)))
+      return at.name.getText();
   }
   return '(top level)';
 }
@@ -73,7 +83,8 @@ function foreignScope(argument: ts.Expression | undefined): string | null {
   if (ts.isIdentifier(argument) && argument.text === 'SYSTEM_SCOPE') return 'SYSTEM_SCOPE';
   if (ts.isStringLiteralLike(argument) && argument.text === '__system__') return 'SYSTEM_SCOPE';
   if (ts.isObjectLiteralExpression(argument)) return 'a scope built on the spot';
-  if (ts.isCallExpression(argument) && argument.expression.getText() === 'scopeOf' && argument.arguments.some((a) => ts.isStringLiteralLike(a))) return 'a scope built on the spot';
+  if (ts.isCallExpression(argument) && argument.expression.getText() === 'scopeOf' && argument.arguments.some((a) => ts.isStringLiteralLike(a)))
+    return 'a scope built on the spot';
   return null;
 }
 
@@ -106,10 +117,10 @@ function readsOutsideTheCallersScope(): string[] {
   return [...new Set(found)];
 }
 
-describe('store reads in the caller\'s scope', () => {
+describe("store reads in the caller's scope", () => {
   const found = readsOutsideTheCallersScope();
 
-  it('when every service\'s source is read, then each store read that does not take the caller\'s scope (SYSTEM_SCOPE, a scope built on the spot, a global lookup) is one reviewed here', () => {
+  it("when every service's source is read, then each store read that does not take the caller's scope (SYSTEM_SCOPE, a scope built on the spot, a global lookup) is one reviewed here", () => {
     expect(found.filter((read) => !(read in REVIEWED))).toEqual([]);
   });
 
@@ -133,6 +144,8 @@ describe('store reads in the caller\'s scope', () => {
       'services/x/src/data/payment.repository.ts#count: SYSTEM_SCOPE',
       'services/x/src/data/payment.repository.ts#byId: global',
     ]);
-    expect(readsOutsideScopeIn('services/x/src/http/payments.routes.ts', "router.get('/p', async () => store.collection('payments').get(scope, id));")).toEqual(['services/x/src/http/payments.routes.ts#(top level): the store outside the data layer']);
+    expect(readsOutsideScopeIn('services/x/src/http/payments.routes.ts', "router.get('/p', async () => store.collection('payments').get(scope, id));")).toEqual(
+      ['services/x/src/http/payments.routes.ts#(top level): the store outside the data layer'],
+    );
   });
 });

@@ -269,7 +269,9 @@ export class LeaseLostError extends Error {
  */
 export class MissingIndexesError extends Error {
   constructor(readonly missing: string[]) {
-    super(`indexes missing: ${missing.join(', ')}. Run the migrate command of this service (deploy/README.md, "Indexes: the migrate command") before starting it`);
+    super(
+      `indexes missing: ${missing.join(', ')}. Run the migrate command of this service (deploy/README.md, "Indexes: the migrate command") before starting it`,
+    );
     this.name = 'MissingIndexesError';
   }
 }

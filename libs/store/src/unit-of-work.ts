@@ -1,5 +1,14 @@
 import { isMode } from '@vaultline/core';
-import { SYSTEM_SCOPE, partitionOf, partitionOfDocument, type EventToPublish, type OutboxMessage, type StoreScope, type StoredDocument, type UnitOfWork } from './store.port';
+import {
+  SYSTEM_SCOPE,
+  partitionOf,
+  partitionOfDocument,
+  type EventToPublish,
+  type OutboxMessage,
+  type StoreScope,
+  type StoredDocument,
+  type UnitOfWork,
+} from './store.port';
 import { outboxMessageOf } from './outbox-message';
 import { InvalidQueryError, assertName } from './where';
 

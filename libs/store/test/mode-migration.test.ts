@@ -50,7 +50,7 @@ forEachStoreAdapter('assigning a mode to documents written before modes (start-u
     expect(await payments().get(live('m_a'), 'p1')).toMatchObject({ reference: 'r1-changed' });
   });
 
-  it('when it runs again, or meets documents that already have a mode or are the system\'s own, then it changes nothing', async () => {
+  it("when it runs again, or meets documents that already have a mode or are the system's own, then it changes nothing", async () => {
     await insertWrittenBeforeModes<Payment>(store, PAYMENTS, [{ id: 'p1', merchant_id: 'm_a', reference: 'r1' }]);
     await store.transaction((uow) => {
       uow.insert<Payment>(PAYMENTS, { id: 'p2', merchant_id: 'm_a', mode: 'live', reference: 'r2' });

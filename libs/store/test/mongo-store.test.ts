@@ -41,7 +41,9 @@ describeWithMongo('MongoDocumentStore indexes', 'MongoDB indexes: migrate create
   });
 
   it('when a service starts on a database the migrate command never prepared, then opening the store fails naming the missing collections and indexes', async () => {
-    await expect(MongoDocumentStore.connect(fresh(), { indexes: 'verify' })).rejects.toThrow(/indexes missing: .*_vl_processed_events.*Run the migrate command/);
+    await expect(MongoDocumentStore.connect(fresh(), { indexes: 'verify' })).rejects.toThrow(
+      /indexes missing: .*_vl_processed_events.*Run the migrate command/,
+    );
   });
 
   it('when the migrate command ran, then a service opens the store in verify mode and registers its collections without creating anything; a collection migrate did not make is named', async () => {

@@ -11,7 +11,8 @@ describe('processed-event marks expire after the retention (PROCESSED_EVENTS_RET
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'vaultline-retention-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const open = (now: () => number): Promise<DocumentStore> => SqliteDocumentStore.open(join(dir, 'store.db'), { processedRetention: { retentionMs: 14 * DAY }, now });
+  const open = (now: () => number): Promise<DocumentStore> =>
+    SqliteDocumentStore.open(join(dir, 'store.db'), { processedRetention: { retentionMs: 14 * DAY }, now });
 
   it('when an SQLite store opened with a 14-day retention starts, then its pruning job drops marks older than 14 days and keeps the younger', async () => {
     let clock = Date.now();

@@ -133,7 +133,9 @@ describe('SqliteDocumentStore group commit', () => {
       store.transaction((uow) => uow.insert<Item>(ITEMS, { id: first, merchant_id: MERCHANT, mode: 'test' as const, name: 'first', ref: 'order-1' })),
       insert({ name: 'same ref', ref: 'order-1' }, 2),
       store.transaction((uow) => uow.update<Item>(ITEMS, ghost)),
-      store.transaction((uow) => uow.update<Item>(ITEMS, { id: first, merchant_id: MERCHANT, mode: 'test' as const, name: 'first, updated', ref: 'order-1', version: 1 })),
+      store.transaction((uow) =>
+        uow.update<Item>(ITEMS, { id: first, merchant_id: MERCHANT, mode: 'test' as const, name: 'first, updated', ref: 'order-1', version: 1 }),
+      ),
       insert({ name: 'after' }, 5),
     ]);
 

@@ -27,7 +27,13 @@ describe('sqlite store: crypto-shredding leaves no remnant in the files', () => 
   let dir: string;
   let store: SqliteDocumentStore;
   // The secret comes first in the document, where a shorter row written over it would not reach.
-  const aDocument = (id: string, secret: string): Omit<Secretive, 'version'> => ({ id, merchant_id: 'm1', mode: 'test' as const, secret, note: 'x'.repeat(40) });
+  const aDocument = (id: string, secret: string): Omit<Secretive, 'version'> => ({
+    id,
+    merchant_id: 'm1',
+    mode: 'test' as const,
+    secret,
+    note: 'x'.repeat(40),
+  });
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vaultline-shred-'));

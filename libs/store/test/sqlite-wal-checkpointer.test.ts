@@ -24,7 +24,8 @@ describe('sqlite store: WAL checkpoints on a background thread', () => {
   it('when commits stay far below the automatic checkpoint (1000 pages), then their pages still reach the database file within moments', async () => {
     const before = statSync(join(dir, 'store.db')).size;
     // About 100 pages of 4 KiB: the commits alone would leave them in the WAL.
-    for (let i = 0; i < 100; i++) await store.transaction((uow) => uow.insert<Note>('notes', { id: `n${i}`, merchant_id: 'm1', mode: 'test' as const, text: 'x'.repeat(4000) }));
+    for (let i = 0; i < 100; i++)
+      await store.transaction((uow) => uow.insert<Note>('notes', { id: `n${i}`, merchant_id: 'm1', mode: 'test' as const, text: 'x'.repeat(4000) }));
     await waitFor(() => statSync(join(dir, 'store.db')).size > before + 100 * 4000, 3_000);
     expect(await store.collection<Note>('notes').get({ merchantId: 'm1', mode: 'test' }, 'n99')).toMatchObject({ text: 'x'.repeat(4000) });
   });

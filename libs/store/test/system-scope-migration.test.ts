@@ -24,12 +24,18 @@ describe('moving documents out of the system scope (start-up migration)', () => 
 
     expect(await moveOutOfSystemScope(store, SESSIONS, rewrite)).toBe(2);
 
-    expect(await sessions.get({ merchantId: 'merchant_a', mode: 'test' }, 's1')).toEqual({ id: 's1', merchant_id: 'merchant_a', mode: 'test' as const, state: 'open', version: 1 });
+    expect(await sessions.get({ merchantId: 'merchant_a', mode: 'test' }, 's1')).toEqual({
+      id: 's1',
+      merchant_id: 'merchant_a',
+      mode: 'test' as const,
+      state: 'open',
+      version: 1,
+    });
     expect(await sessions.get({ merchantId: 'merchant_b', mode: 'test' }, 's2')).toMatchObject({ state: 'completed' });
     expect(await sessions.count(SYSTEM_SCOPE, {})).toBe(0);
   });
 
-  it('when it runs again, or finds documents that are the system\'s own or already moved, then it leaves them as they are', async () => {
+  it("when it runs again, or finds documents that are the system's own or already moved, then it leaves them as they are", async () => {
     const { store, sessions } = await storeWith(
       { id: 's1', merchant_id: SYSTEM_SCOPE, owner_merchant_id: 'merchant_a', mode: 'test' as const, state: 'open' },
       { id: 'sys', merchant_id: SYSTEM_SCOPE, state: 'system' },
@@ -45,7 +51,13 @@ describe('moving documents out of the system scope (start-up migration)', () => 
   });
 
   it('when there are more documents than one page, then every one moves', async () => {
-    const docs = Array.from({ length: 230 }, (_, i) => ({ id: `s${String(i).padStart(3, '0')}`, merchant_id: SYSTEM_SCOPE, owner_merchant_id: `m${i % 3}`, mode: 'test' as const, state: 'open' }));
+    const docs = Array.from({ length: 230 }, (_, i) => ({
+      id: `s${String(i).padStart(3, '0')}`,
+      merchant_id: SYSTEM_SCOPE,
+      owner_merchant_id: `m${i % 3}`,
+      mode: 'test' as const,
+      state: 'open',
+    }));
     const { store, sessions } = await storeWith(...docs);
 
     expect(await moveOutOfSystemScope(store, SESSIONS, rewrite)).toBe(230);

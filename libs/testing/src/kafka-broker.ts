@@ -42,7 +42,8 @@ export function kafkaTestPrefix(label = 'test'): string {
  */
 export function describeWithKafka(title: string, label: string, body: (brokers: () => string) => void): void {
   const availability = kafkaAvailability();
-  if (!availability.available) return describeUnavailable(title, label, availability.reason, 'scripts/test-all starts one and sets KAFKA_BROKERS', () => body(() => ''));
+  if (!availability.available)
+    return describeUnavailable(title, label, availability.reason, 'scripts/test-all starts one and sets KAFKA_BROKERS', () => body(() => ''));
   describe(title, () => {
     let kafka: KafkaResolution | undefined;
     beforeAll(async () => {
@@ -103,7 +104,9 @@ export async function ownKafkaBroker(): Promise<OwnKafkaBroker> {
 /** Whether scripts/kafka can run a broker here (Java and Maven on the PATH). */
 export function kafkaToolsAvailability(): { available: true } | { available: false; reason: string } {
   const missing = ['java', 'mvn'].filter((tool) => spawnSync(tool, ['-version'], { stdio: 'ignore' }).status !== 0);
-  return missing.length === 0 ? { available: true } : { available: false, reason: `${missing.join(' and ')} not found (scripts/kafka needs Java 17+ and Maven)` };
+  return missing.length === 0
+    ? { available: true }
+    : { available: false, reason: `${missing.join(' and ')} not found (scripts/kafka needs Java 17+ and Maven)` };
 }
 
 /**

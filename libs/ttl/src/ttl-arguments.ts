@@ -21,7 +21,8 @@ export function validKey(key: string): string {
 
 export function validBucket(bucket: TokenBucket): TokenBucket {
   const { ratePerSecond, burst } = bucket ?? {};
-  if (typeof ratePerSecond !== 'number' || !Number.isFinite(ratePerSecond) || ratePerSecond <= 0) throw new InvalidTtlArgumentError('ratePerSecond must be a positive number');
+  if (typeof ratePerSecond !== 'number' || !Number.isFinite(ratePerSecond) || ratePerSecond <= 0)
+    throw new InvalidTtlArgumentError('ratePerSecond must be a positive number');
   if (typeof burst !== 'number' || !Number.isInteger(burst) || burst < 1) throw new InvalidTtlArgumentError('burst must be a whole number of at least 1');
   return { ratePerSecond, burst };
 }
@@ -30,7 +31,11 @@ export function validBucket(bucket: TokenBucket): TokenBucket {
  * The token-bucket step both adapters run (Redis as the same arithmetic in Lua): refill for the time
  * passed, take one token when there is one. `tokens` is fractional; state is [tokens, atMs].
  */
-export function takeFromBucket(state: { tokens: number; atMs: number } | null, nowMs: number, bucket: TokenBucket): { state: { tokens: number; atMs: number }; taken: TokenTaken } {
+export function takeFromBucket(
+  state: { tokens: number; atMs: number } | null,
+  nowMs: number,
+  bucket: TokenBucket,
+): { state: { tokens: number; atMs: number }; taken: TokenTaken } {
   const { ratePerSecond, burst } = bucket;
   const elapsed = state ? Math.max(0, nowMs - state.atMs) : 0;
   let tokens = state ? Math.min(burst, state.tokens + (elapsed * ratePerSecond) / 1000) : burst;

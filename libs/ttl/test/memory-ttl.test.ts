@@ -84,7 +84,7 @@ describe('MemoryTtlStore', () => {
     await store.close();
   });
 
-  it("when opened from memory:// with a clock, then expiry follows that clock", async () => {
+  it('when opened from memory:// with a clock, then expiry follows that clock', async () => {
     const clock = new ManualClock();
     const store = await openTtlStore('memory://', { clock });
     await store.set('k', 'v', 1_000);

@@ -25,7 +25,7 @@ describe('RedisTtlStore specifics', () => {
     for (const store of stores.splice(0)) await store.close();
   });
 
-  it('when two stores use different key prefixes, then they never see each other\'s keys', async () => {
+  it("when two stores use different key prefixes, then they never see each other's keys", async () => {
     const vault = new RedisTtlStore(redis.url, { keyPrefix: 'vault:' });
     const gateway = new RedisTtlStore(redis.url, { keyPrefix: 'gateway:' });
     stores.push(vault, gateway);

@@ -18,7 +18,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (error instanceof VaultlineError) {
       if (json) process.stderr.write(`${JSON.stringify(error.problem ?? { status: error.status, code: error.code, detail: error.detail })}\n`);
-      else process.stderr.write(`error: ${error.status} ${error.code}: ${error.detail}${error.field ? ` (field: ${error.field})` : ''}${error.requestId ? ` [request id ${error.requestId}]` : ''}\n`);
+      else
+        process.stderr.write(
+          `error: ${error.status} ${error.code}: ${error.detail}${error.field ? ` (field: ${error.field})` : ''}${error.requestId ? ` [request id ${error.requestId}]` : ''}\n`,
+        );
       return EXIT.apiError;
     }
     if (error instanceof VaultlineConnectionError) {

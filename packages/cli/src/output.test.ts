@@ -7,12 +7,16 @@ describe('what the CLI prints', () => {
       { id: 'a1', status: 'captured', reference: 'order-1' },
       { id: 'b22', status: 'failed', reference: null },
     ];
-    expect(table(rows, [{ header: 'id', value: (r) => r.id }, { header: 'status', value: (r) => r.status }, { header: 'reference', value: (r) => r.reference }])).toBe(
-      ['ID   STATUS    REFERENCE', 'a1   captured  order-1', 'b22  failed    -', ''].join('\n'),
-    );
+    expect(
+      table(rows, [
+        { header: 'id', value: (r) => r.id },
+        { header: 'status', value: (r) => r.status },
+        { header: 'reference', value: (r) => r.reference },
+      ]),
+    ).toBe(['ID   STATUS    REFERENCE', 'a1   captured  order-1', 'b22  failed    -', ''].join('\n'));
   });
 
-  it('amounts in minor units are written with the currency\'s decimals', () => {
+  it("amounts in minor units are written with the currency's decimals", () => {
     expect(money(1999, 'EUR')).toBe('19.99 EUR');
     expect(money(500, 'JPY')).toBe('500 JPY');
     expect(money(1234, 'KWD')).toBe('1.234 KWD');

@@ -25,7 +25,9 @@ export function printList<Row>(output: Output, rows: Row[], columns: Array<Colum
 export function printOne(output: Output, resource: unknown, fields?: Array<Column<never>>): void {
   if (output.json) return output.write(`${JSON.stringify(resource, null, 2)}\n`);
   const record = (resource ?? {}) as Record<string, unknown>;
-  const lines: Array<[string, string]> = fields ? fields.map((field) => [field.header, cell(field.value(record as never))]) : Object.entries(record).map(([key, value]) => [key, cell(value)]);
+  const lines: Array<[string, string]> = fields
+    ? fields.map((field) => [field.header, cell(field.value(record as never))])
+    : Object.entries(record).map(([key, value]) => [key, cell(value)]);
   const width = Math.max(...lines.map(([key]) => key.length));
   output.write(lines.map(([key, value]) => `${key.padEnd(width)}  ${value}`).join('\n') + '\n');
 }
@@ -33,7 +35,11 @@ export function printOne(output: Output, resource: unknown, fields?: Array<Colum
 export function table<Row>(rows: Row[], columns: Array<Column<Row>>): string {
   const cells = rows.map((row) => columns.map((column) => cell(column.value(row))));
   const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((line) => line[index]!.length)));
-  const line = (values: string[]) => values.map((value, index) => (index === values.length - 1 ? value : value.padEnd(widths[index]!))).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((value, index) => (index === values.length - 1 ? value : value.padEnd(widths[index]!)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((column) => column.header.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
 }
 

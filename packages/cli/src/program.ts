@@ -24,7 +24,20 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON for scripts instead of tables')
     .showHelpAfterError()
     .exitOverride();
-  for (const add of [paymentsCommand, refundsCommand, customersCommand, tokensCommand, eventsCommand, listenCommand, triggerCommand, webhooksCommand, flowMatrixCommand, importsCommand, operatorCommands]) add(program);
+  for (const add of [
+    paymentsCommand,
+    refundsCommand,
+    customersCommand,
+    tokensCommand,
+    eventsCommand,
+    listenCommand,
+    triggerCommand,
+    webhooksCommand,
+    flowMatrixCommand,
+    importsCommand,
+    operatorCommands,
+  ])
+    add(program);
   // Subcommands inherit the exit override (errors thrown, not process.exit), so main maps them to exit codes.
   const inherit = (command: Command) => {
     command.exitOverride().showHelpAfterError();

@@ -11,7 +11,8 @@ import { matchPath } from './paths';
 import { ROUTES } from './routes';
 import { Shell } from './shell';
 
-type Boot = { status: 'checking' } | { status: 'failed'; error: unknown } | { status: 'signed-out'; notice?: string } | { status: 'signed-in'; session: Session };
+type Boot =
+  { status: 'checking' } | { status: 'failed'; error: unknown } | { status: 'signed-out'; notice?: string } | { status: 'signed-in'; session: Session };
 
 export function DashboardApp() {
   const [boot, setBoot] = useState<Boot>({ status: 'checking' });

@@ -12,7 +12,12 @@ describe('amounts as people read and type them', () => {
     expect(money(1999, 'EUR')).toBe('€19.99');
     expect(money(1999, 'JPY')).toBe('¥1,999');
     // The server's decimals, not ICU's (which gives HUF and AFN none and IQD none).
-    expect([money(150000, 'HUF'), money(150000, 'AFN'), money(1500000, 'IQD'), money(1234, 'KWD')].map((shown) => shown.replace(/\u00a0/g, ' '))).toEqual(['HUF 1,500.00', 'AFN 1,500.00', 'IQD 1,500.000', 'KWD 1.234']);
+    expect([money(150000, 'HUF'), money(150000, 'AFN'), money(1500000, 'IQD'), money(1234, 'KWD')].map((shown) => shown.replace(/\u00a0/g, ' '))).toEqual([
+      'HUF 1,500.00',
+      'AFN 1,500.00',
+      'IQD 1,500.000',
+      'KWD 1.234',
+    ]);
     expect(money(null, 'EUR')).toBe('—');
     expect(expiryOf({ expiry_month: 7, expiry_year: 2031 })).toBe('07/2031');
   });

@@ -25,10 +25,12 @@ async function main(): Promise<void> {
     process.stdout.write(`wrote ${path}\n`);
   }
   if (stale.length > 0) {
-    process.stderr.write(`The SDK's generated files differ from the OpenAPI document: ${stale.join(', ')}\nRun: pnpm --filter @vaultline/node generate, then commit.\n`);
+    process.stderr.write(
+      `The SDK's generated files differ from the OpenAPI document: ${stale.join(', ')}\nRun: pnpm --filter @vaultline/node generate, then commit.\n`,
+    );
     process.exitCode = 1;
   } else if (check) {
-    process.stdout.write('The SDK\'s generated files match the OpenAPI document.\n');
+    process.stdout.write("The SDK's generated files match the OpenAPI document.\n");
   }
 }
 

@@ -20,7 +20,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
 /** The API's ISO 4217 table (libs/contracts/src/money/currencies.ts), for formatting amounts as the API means them. */
 function currenciesModule(): string {
   const rows = Object.entries(CURRENCY_EXPONENTS).map(([code, exponent]) => `  ${code}: ${exponent},`);
-  return `${BANNER.replace('the OpenAPI document', 'the API\'s ISO 4217 table')}\n/** ISO 4217 minor-unit exponents, as the API reads amounts: 1250 EUR is 12.50, 1234 KWD is 1.234, 500 JPY is 500. */\nexport const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = {\n${rows.join('\n')}\n};\n`;
+  return `${BANNER.replace('the OpenAPI document', "the API's ISO 4217 table")}\n/** ISO 4217 minor-unit exponents, as the API reads amounts: 1250 EUR is 12.50, 1234 KWD is 1.234, 500 JPY is 500. */\nexport const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = {\n${rows.join('\n')}\n};\n`;
 }
 
 /**

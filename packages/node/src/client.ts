@@ -10,12 +10,16 @@ type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K
 type InitArgs<Init> = [RequiredKeys<Init>] extends [never] ? [init?: Init] : [init: Init];
 
 /** The success body of an operation (JSON), as openapi-fetch types it. */
-export type ResponseData<Paths, Path extends keyof Paths, Method extends HttpMethod> = Paths[Path] extends Record<Method, Record<string | number, unknown>>
-  ? NonNullable<FetchResponse<Paths[Path][Method], object, 'application/json'>['data']>
-  : never;
+export type ResponseData<Paths, Path extends keyof Paths, Method extends HttpMethod> =
+  Paths[Path] extends Record<Method, Record<string | number, unknown>>
+    ? NonNullable<FetchResponse<Paths[Path][Method], object, 'application/json'>['data']>
+    : never;
 
 /** A typed call of every path the document has for one method: the success body, or a VaultlineError thrown. */
-export type Call<Paths extends PathsShape, Method extends HttpMethod> = <Path extends ClientPathsWithMethod<Client<Paths>, Method>, Init extends MaybeOptionalInit<Paths[Path], Method & keyof Paths[Path]>>(
+export type Call<Paths extends PathsShape, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  Init extends MaybeOptionalInit<Paths[Path], Method & keyof Paths[Path]>,
+>(
   path: Path,
   ...init: InitArgs<Init>
 ) => Promise<ResponseData<Paths, Path, Method>>;
@@ -52,7 +56,8 @@ export interface RawRequest {
  * openapi-fetch's default export. A bundler that inlines this package as a Node ES module into a CommonJS
  * bundle (the CLI's) hands over the whole CommonJS exports object instead: its `default` is the function.
  */
-const createClient: typeof openapiFetch = typeof openapiFetch === 'function' ? openapiFetch : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
+const createClient: typeof openapiFetch =
+  typeof openapiFetch === 'function' ? openapiFetch : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 const SDK_USER_AGENT = 'vaultline-node/0.1.0';
@@ -115,7 +120,7 @@ export class TypedApi<Paths extends PathsShape> {
     let cursor: string | undefined;
     do {
       const params = { ...first.params, query: { ...first.params?.query, ...(cursor ? { starting_after: cursor } : {}) } };
-      const page = (await (this.get as unknown as (p: string, i: object) => Promise<Page<ListItem<Paths, Path>>>)(path as string, { ...first, params }));
+      const page = await (this.get as unknown as (p: string, i: object) => Promise<Page<ListItem<Paths, Path>>>)(path as string, { ...first, params });
       yield* page.data;
       cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
     } while (cursor);

@@ -8,7 +8,9 @@ async function recordingServer(): Promise<{ url: string; seen: IncomingHttpHeade
   const seen: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(req.headers);
-    req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [], has_more: false, next_cursor: null })));
+    req
+      .resume()
+      .on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [], has_more: false, next_cursor: null })));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

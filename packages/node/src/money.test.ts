@@ -2,10 +2,17 @@ import { CURRENCY_EXPONENTS as API_TABLE } from '@vaultline/contracts';
 import { CURRENCY_EXPONENTS } from './generated/currencies.js';
 import { formatAmount, majorUnits, minorUnitExponent, toMinorUnits } from './money.js';
 
-describe('amounts in the SDK, by the API\'s ISO 4217 table', () => {
-  it('when the SDK reads an exponent, then it is the API\'s own table (generated from libs/contracts)', () => {
+describe("amounts in the SDK, by the API's ISO 4217 table", () => {
+  it("when the SDK reads an exponent, then it is the API's own table (generated from libs/contracts)", () => {
     expect(CURRENCY_EXPONENTS).toEqual(API_TABLE);
-    expect([minorUnitExponent('EUR'), minorUnitExponent('JPY'), minorUnitExponent('KWD'), minorUnitExponent('HUF'), minorUnitExponent('IQD'), minorUnitExponent('XXX')]).toEqual([2, 0, 3, 2, 3, undefined]);
+    expect([
+      minorUnitExponent('EUR'),
+      minorUnitExponent('JPY'),
+      minorUnitExponent('KWD'),
+      minorUnitExponent('HUF'),
+      minorUnitExponent('IQD'),
+      minorUnitExponent('XXX'),
+    ]).toEqual([2, 0, 3, 2, 3, undefined]);
   });
 
   it.each([
@@ -25,7 +32,13 @@ describe('amounts in the SDK, by the API\'s ISO 4217 table', () => {
   });
 
   it('when a typed major amount is read, then it is exact minor units, and one with more decimals than the currency has is refused', () => {
-    expect([toMinorUnits('12.5', 'EUR'), toMinorUnits('1500', 'HUF'), toMinorUnits('1.234', 'KWD'), toMinorUnits('0.29', 'EUR'), toMinorUnits('500', 'JPY')]).toEqual([1250, 150000, 1234, 29, 500]);
+    expect([
+      toMinorUnits('12.5', 'EUR'),
+      toMinorUnits('1500', 'HUF'),
+      toMinorUnits('1.234', 'KWD'),
+      toMinorUnits('0.29', 'EUR'),
+      toMinorUnits('500', 'JPY'),
+    ]).toEqual([1250, 150000, 1234, 29, 500]);
     expect([toMinorUnits('1.5', 'JPY'), toMinorUnits('12.345', 'EUR'), toMinorUnits('abc', 'EUR'), toMinorUnits('', 'EUR')]).toEqual([null, null, null, null]);
   });
 });

@@ -25,7 +25,9 @@ export function formatAmount(minor: number, currency: string, locale = 'en'): st
   const major = majorUnits(minor, currency);
   try {
     // A decimal string keeps every digit (Intl.NumberFormat formats strings exactly).
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major as unknown as number);
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(
+      major as unknown as number,
+    );
   } catch {
     return `${major} ${currency}`;
   }

@@ -10,7 +10,9 @@ interface Seen {
 }
 
 /** A server that answers the queued statuses in turn (then 200), recording every request. */
-async function serverAnswering(answers: Array<{ status: number; headers?: Record<string, string> }>): Promise<{ url: string; seen: Seen[]; stop(): Promise<void> }> {
+async function serverAnswering(
+  answers: Array<{ status: number; headers?: Record<string, string> }>,
+): Promise<{ url: string; seen: Seen[]; stop(): Promise<void> }> {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -58,7 +60,11 @@ describe('the retrying fetch', () => {
   it('when the caller gave an Idempotency-Key, then that key is kept', async () => {
     const server = await serverAnswering([{ status: 500 }]);
     try {
-      await retryingFetch(DEFAULT_RETRY_OPTIONS, undefined, sleep)(new Request(server.url, { method: 'POST', body: '{}', headers: { 'Idempotency-Key': 'order-42' } }));
+      await retryingFetch(
+        DEFAULT_RETRY_OPTIONS,
+        undefined,
+        sleep,
+      )(new Request(server.url, { method: 'POST', body: '{}', headers: { 'Idempotency-Key': 'order-42' } }));
       expect(server.seen.map((s) => s.headers['idempotency-key'])).toEqual(['order-42', 'order-42']);
     } finally {
       await server.stop();
@@ -79,7 +85,11 @@ describe('the retrying fetch', () => {
     const server = await serverAnswering([{ status: 422 }]);
     try {
       const response = await retryingFetch(DEFAULT_RETRY_OPTIONS, undefined, sleep)(new Request(server.url));
-      expect({ status: response.status, attempts: server.seen.length, key: server.seen[0]?.headers['idempotency-key'] }).toEqual({ status: 422, attempts: 1, key: undefined });
+      expect({ status: response.status, attempts: server.seen.length, key: server.seen[0]?.headers['idempotency-key'] }).toEqual({
+        status: 422,
+        attempts: 1,
+        key: undefined,
+      });
     } finally {
       await server.stop();
     }

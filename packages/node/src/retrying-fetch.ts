@@ -49,7 +49,11 @@ export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request
       try {
         response = await fetchImpl(new Request(request.clone(), { signal: AbortSignal.timeout(options.timeoutMs) }));
       } catch (error) {
-        if (!retriesLeft) throw new VaultlineConnectionError(`${request.method} ${new URL(request.url).pathname} failed after ${attempt + 1} attempt(s): ${describe(error)}`, error);
+        if (!retriesLeft)
+          throw new VaultlineConnectionError(
+            `${request.method} ${new URL(request.url).pathname} failed after ${attempt + 1} attempt(s): ${describe(error)}`,
+            error,
+          );
         await sleep(backoff(options, attempt));
         continue;
       }

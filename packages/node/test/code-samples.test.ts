@@ -23,21 +23,27 @@ interface Sampled {
 function sampledOperations(audience: 'merchant' | 'admin'): Sampled[] {
   const document = buildOpenApiDocument({ serverUrl: SERVER, audience, codeSamples: true });
   return Object.entries(document.paths as Record<string, Record<string, JsonObject>>).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ audience, method, path, operation: item[method]!, samples: (item[method]!['x-codeSamples'] as CodeSample[] | undefined) ?? [] })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      audience,
+      method,
+      path,
+      operation: item[method]!,
+      samples: (item[method]!['x-codeSamples'] as CodeSample[] | undefined) ?? [],
+    })),
   );
 }
 
 const operations = [...sampledOperations('merchant'), ...sampledOperations('admin')];
 const sampleOf = (operation: Sampled, label: string): string => operation.samples.find((sample) => sample.label === label)?.source ?? '';
 
-describe('the reference\'s request samples', () => {
+describe("the reference's request samples", () => {
   it('when the documents are built for the reference, then every operation has a curl and a Node.js sample', () => {
     expect(operations.length).toBeGreaterThan(80);
     const missing = operations.filter((o) => !sampleOf(o, 'curl') || !sampleOf(o, 'Node.js')).map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(missing).toEqual([]);
   });
 
-  it('when each curl sample is read back, then its method and path are the operation\'s, it sends the key the operation takes, and its body is one the document accepts', () => {
+  it("when each curl sample is read back, then its method and path are the operation's, it sends the key the operation takes, and its body is one the document accepts", () => {
     const wrong: string[] = [];
     for (const operation of operations) {
       const curl = sampleOf(operation, 'curl');
@@ -58,7 +64,7 @@ describe('the reference\'s request samples', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('when every Node.js sample is compiled against the SDK, then it type-checks: the path, params and body match the SDK\'s types', () => {
+  it("when every Node.js sample is compiled against the SDK, then it type-checks: the path, params and body match the SDK's types", () => {
     const dir = mkdtempSync(join(__dirname, '.samples-'));
     try {
       const files = operations.map((operation, index) => {
@@ -86,7 +92,10 @@ describe('the reference\'s request samples', () => {
       const wrongFile = join(dir, 'wrong.mts');
       writeFileSync(wrongFile, "import { Vaultline } from '@vaultline/node';\nawait new Vaultline('sk_test_x').get('/no-such-route', {});\nexport {};\n");
       const wrong = ts.createProgram([wrongFile], program.getCompilerOptions());
-      const refusals = ts.getPreEmitDiagnostics(wrong).filter((d) => d.file?.fileName === wrongFile).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      const refusals = ts
+        .getPreEmitDiagnostics(wrong)
+        .filter((d) => d.file?.fileName === wrongFile)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(refusals).toEqual([expect.stringContaining('"/no-such-route"')]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
  * (Generation runs in a process of its own: openapi-typescript loads ES modules that jest cannot require.)
  */
 const packageDir = join(__dirname, '..');
-const checkGenerated = () => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check'], { cwd: packageDir, encoding: 'utf8', timeout: 60_000 });
+const checkGenerated = () =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/generate.ts', '--check'], { cwd: packageDir, encoding: 'utf8', timeout: 60_000 });
 
 describe('the generated files of the SDK', () => {
   it('when the OpenAPI document is generated again, then every committed file is exactly what generation writes', () => {

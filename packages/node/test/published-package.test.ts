@@ -17,7 +17,8 @@ describe('the published SDK', () => {
   }, 120_000);
 
   it('when plain Node imports @vaultline/node, then it gets the built ES module with its classes', async () => {
-    const script = "import { Vaultline, VaultlineError, webhooks } from '@vaultline/node'; const v = new Vaultline('sk_live_x'); console.log(JSON.stringify([v.mode, v.livemode, typeof VaultlineError, typeof webhooks.verify, import.meta.resolve('@vaultline/node')]));";
+    const script =
+      "import { Vaultline, VaultlineError, webhooks } from '@vaultline/node'; const v = new Vaultline('sk_live_x'); console.log(JSON.stringify([v.mode, v.livemode, typeof VaultlineError, typeof webhooks.verify, import.meta.resolve('@vaultline/node')]));";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir });
     const [mode, livemode, errorClass, verify, resolved] = JSON.parse(stdout) as [string, boolean, string, string, string];
     expect({ mode, livemode, errorClass, verify }).toEqual({ mode: 'live', livemode: true, errorClass: 'function', verify: 'function' });
@@ -26,7 +27,19 @@ describe('the published SDK', () => {
 
   it('when a NodeNext TypeScript project uses it, then its calls type-check and wrong paths and bodies do not', async () => {
     const tsc = require.resolve('typescript/bin/tsc');
-    const args = [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', 'test/consumer/consumer.mts'];
+    const args = [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      'test/consumer/consumer.mts',
+    ];
     const outcome = await run(process.execPath, args, { cwd: packageDir }).then(
       () => ({ code: 0, output: '' }),
       (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),

@@ -8,7 +8,8 @@ import { Vaultline, VaultlineConnectionError, VaultlineError, WebhookVerificatio
  * The shared test vectors of every Vaultline SDK (sdks/test-vectors: webhooks, errors, retries), run by the
  * Node SDK as the Python and Go SDKs run them.
  */
-const vectors = <T>(name: string): T[] => (JSON.parse(readFileSync(join(__dirname, '../../../sdks/test-vectors', `${name}.json`), 'utf8')) as { cases: T[] }).cases;
+const vectors = <T>(name: string): T[] =>
+  (JSON.parse(readFileSync(join(__dirname, '../../../sdks/test-vectors', `${name}.json`), 'utf8')) as { cases: T[] }).cases;
 
 interface ScriptedAnswer {
   status?: number;
@@ -68,14 +69,24 @@ describe('the shared webhook vectors', () => {
   it.each(vectors<WebhookCase>('webhooks').map((c) => [c.name, c] as const))('%s', (_name, c) => {
     jest.spyOn(Date, 'now').mockReturnValue(c.now * 1000);
     const named = { 'webhook-id': c.id, 'webhook-timestamp': c.timestamp, 'webhook-signature': c.signature };
-    const headers = Object.fromEntries(Object.entries(named).flatMap(([name, value]) => (value === null ? [] : [[c.header_case === 'upper' ? name.toUpperCase() : name, value]])));
+    const headers = Object.fromEntries(
+      Object.entries(named).flatMap(([name, value]) => (value === null ? [] : [[c.header_case === 'upper' ? name.toUpperCase() : name, value]])),
+    );
     const verify = () => verifyWebhook(Buffer.from(c.payload, 'utf8'), headers, c.secret);
     if (c.valid) expect(verify()).toEqual(JSON.parse(c.payload));
     else expect(verify).toThrow(WebhookVerificationError);
   });
 });
 
-type ExpectedError = { kind: string; status?: number; code?: string; detail?: string | null; field?: string | null; request_id?: string | null; type?: string | null };
+type ExpectedError = {
+  kind: string;
+  status?: number;
+  code?: string;
+  detail?: string | null;
+  field?: string | null;
+  request_id?: string | null;
+  type?: string | null;
+};
 
 function expectError(error: unknown, expected: ExpectedError): void {
   if (expected.kind === 'connection') {
@@ -85,7 +96,15 @@ function expectError(error: unknown, expected: ExpectedError): void {
   }
   expect(error).toBeInstanceOf(VaultlineError);
   const e = error as VaultlineError;
-  const got: Record<string, unknown> = { kind: e.kind, status: e.status, code: e.code, detail: e.detail, field: e.field ?? null, request_id: e.requestId ?? null, type: e.type ?? null };
+  const got: Record<string, unknown> = {
+    kind: e.kind,
+    status: e.status,
+    code: e.code,
+    detail: e.detail,
+    field: e.field ?? null,
+    request_id: e.requestId ?? null,
+    type: e.type ?? null,
+  };
   expect(Object.fromEntries(Object.keys(expected).map((key) => [key, got[key]]))).toEqual(expected);
 }
 

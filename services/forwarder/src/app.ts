@@ -38,7 +38,9 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   const { store, bus, clock, logger } = runtime;
   const processors = overrides.processors ?? PROCESSOR_MANIFESTS;
   const catalog = destinationCatalog(processors);
-  const operatorRules = config.extraDestinations.map((entry, index) => ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode, catalog }));
+  const operatorRules = config.extraDestinations.map((entry, index) =>
+    ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode, catalog }),
+  );
   const egress =
     overrides.egress ??
     createEgressClient({
@@ -55,13 +57,19 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   const transaction: TransactionRunner = (work) => store.transaction(work);
   const destinations = new StoreDestinationRepository(store);
   const record = recordForward({ records: new StoreForwardRecordRepository(), transaction });
-  const addedLatency = metrics.histogram(METRIC.forwardAddedLatency, "Seconds the forwarder added to the destination's own time, by outcome.", ['outcome'], ADDED_LATENCY_BUCKETS);
+  const addedLatency = metrics.histogram(
+    METRIC.forwardAddedLatency,
+    "Seconds the forwarder added to the destination's own time, by outcome.",
+    ['outcome'],
+    ADDED_LATENCY_BUCKETS,
+  );
   const audit = forwardAudit({
     recordForward: (forward) => {
       addedLatency.observe({ outcome: forward.outcome }, forward.addedMs / 1000);
       return record(forward);
     },
-    onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.scope.merchantId }, 'forward audit record could not be written'),
+    onRecordFailure: (error, record) =>
+      logger.error({ err: error, forward_id: record.id, merchant_id: record.scope.merchantId }, 'forward audit record could not be written'),
   });
 
   const forward = forwardRequest({ cards, destinations: destinationDirectory({ catalog, operatorRules, destinations }), egress, audit, clock });

@@ -10,8 +10,12 @@ describe('forwarder configuration: FORWARD_EXTRA_DESTINATIONS', () => {
   });
 
   it('when it is a JSON array, then card fields and mode are read with each URL', () => {
-    const env = { FORWARD_EXTRA_DESTINATIONS: JSON.stringify([{ url: 'https://p.example/cards', card_fields: { 'card.pan': 'account_number' }, mode: 'live' }]) };
-    expect(loadForwarderConfig(env).extraDestinations).toEqual([{ url: 'https://p.example/cards', card_fields: { 'card.pan': 'account_number' }, mode: 'live' }]);
+    const env = {
+      FORWARD_EXTRA_DESTINATIONS: JSON.stringify([{ url: 'https://p.example/cards', card_fields: { 'card.pan': 'account_number' }, mode: 'live' }]),
+    };
+    expect(loadForwarderConfig(env).extraDestinations).toEqual([
+      { url: 'https://p.example/cards', card_fields: { 'card.pan': 'account_number' }, mode: 'live' },
+    ]);
   });
 
   it.each([

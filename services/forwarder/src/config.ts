@@ -15,7 +15,10 @@ export type ExtraDestination = z.infer<typeof extraDestinationSchema>;
 
 /** A comma-separated list of URLs, or (starting with '[') a JSON array of {url, card_fields?, mode?}. */
 const extraDestinations = z.string().transform((value, ctx): ExtraDestination[] => {
-  if (!value.trim().startsWith('[')) return envList().parse(value).map((url) => ({ url }));
+  if (!value.trim().startsWith('['))
+    return envList()
+      .parse(value)
+      .map((url) => ({ url }));
   let entries: unknown;
   try {
     entries = JSON.parse(value);
@@ -47,7 +50,10 @@ export const forwarderConfigSchema = z
     FORWARD_CONNECT_TIMEOUT: envDurationMs().default(5_000),
     FORWARD_TIMEOUT: envDurationMs().default(30_000),
     FORWARD_MAX_RESPONSE_BYTES: envInteger({ min: 1024 }).default(1024 * 1024),
-    FORWARD_MAX_BODY: z.string().regex(/^\d+(b|kb|mb)$/i).default('256kb'),
+    FORWARD_MAX_BODY: z
+      .string()
+      .regex(/^\d+(b|kb|mb)$/i)
+      .default('256kb'),
     FORWARD_MAX_CONNECTIONS_PER_DESTINATION: envInteger({ min: 1, max: 10_000 }).default(256),
   })
   .transform((env) => ({

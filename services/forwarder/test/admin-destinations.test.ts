@@ -10,7 +10,14 @@ describe('/admin/destinations', () => {
   });
   afterAll(async () => forwarder?.stop());
   const admin = (method: string, path: string, body?: unknown) =>
-    forwarder.call('__system__', ['admin'], method, path, body === undefined ? {} : { 'content-type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
+    forwarder.call(
+      '__system__',
+      ['admin'],
+      method,
+      path,
+      body === undefined ? {} : { 'content-type': 'application/json' },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
 
   it('when an operator adds, lists and removes a merchant destination, then each answer matches the OpenAPI document', async () => {
     const created = await admin('POST', '/admin/destinations', { merchant_id: merchant, url: 'https://psp.example.com/v2/payments' });
@@ -27,14 +34,23 @@ describe('/admin/destinations', () => {
   });
 
   it('when an operator adds a destination with its own card fields and a mode, then both are kept and shown, matching the OpenAPI document', async () => {
-    const created = await admin('POST', '/admin/destinations', { merchant_id: merchant, url: 'https://psp.example.com/v3/charge', card_fields: { 'card.pan': 'account_number' }, mode: 'live' });
+    const created = await admin('POST', '/admin/destinations', {
+      merchant_id: merchant,
+      url: 'https://psp.example.com/v3/charge',
+      card_fields: { 'card.pan': 'account_number' },
+      mode: 'live',
+    });
     expect(created.status).toBe(201);
     expect(created.json()).toMatchObject({ card_fields: { 'card.pan': 'account_number' }, mode: 'live' });
     expect(validateAgainstOpenApi('post', '/admin/forwarder/destinations', 201, created.json())).toEqual({ valid: true, errors: [] });
   });
 
   it('when a card field names something other than a placeholder, then adding answers 422 naming card_fields', async () => {
-    const response = await admin('POST', '/admin/destinations', { merchant_id: merchant, url: 'https://psp.example.com/v4/charge', card_fields: { 'card.holder': 'cardholder_name' } });
+    const response = await admin('POST', '/admin/destinations', {
+      merchant_id: merchant,
+      url: 'https://psp.example.com/v4/charge',
+      card_fields: { 'card.holder': 'cardholder_name' },
+    });
     expect(response.status).toBe(422);
     expect(String(response.json().field)).toMatch(/^card_fields/);
   });

@@ -62,7 +62,16 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
       'available',
     ]);
     expect(JSON.stringify(card)).not.toMatch(/4242424242424242|"123"|2034/);
-    expect(await auditOf(id)).toEqual([expect.objectContaining({ caller: 'forwarder', purpose: 'forward', outcome: 'granted', request_id: 'req-cards-1', client_request_id: 'client-req-cards-1', merchant_id: MERCHANT.merchantId })]);
+    expect(await auditOf(id)).toEqual([
+      expect.objectContaining({
+        caller: 'forwarder',
+        purpose: 'forward',
+        outcome: 'granted',
+        request_id: 'req-cards-1',
+        client_request_id: 'client-req-cards-1',
+        merchant_id: MERCHANT.merchantId,
+      }),
+    ]);
   });
 
   it('when the security code is older than 15 minutes, then the card data comes without it and says expired', async () => {
@@ -77,8 +86,12 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
   it('when the token belongs to another merchant or does not exist, then TokenNotFoundError', async () => {
     const id = await tokenize();
 
-    await expect(forwarder.cards.reveal({ merchantId: OTHER_MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
-    await expect(forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, randomUUID(), ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(forwarder.cards.reveal({ merchantId: OTHER_MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-3'))).rejects.toBeInstanceOf(
+      TokenNotFoundError,
+    );
+    await expect(forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, randomUUID(), ids('req-cards-3'))).rejects.toBeInstanceOf(
+      TokenNotFoundError,
+    );
   });
 
   it('when the token was deleted, then TokenDeletedError', async () => {

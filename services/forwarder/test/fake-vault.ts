@@ -16,7 +16,9 @@ export interface FakeToken {
  * A stand-in for the vault's internal detokenize endpoint, exactly as agreed:
  * POST /internal/tokens/:id/detokenize {purpose}, internal JWT from the forwarder with tokens:detokenize.
  */
-export async function startFakeVault(forwarderPublicKeyPem: string): Promise<RunningServer & { tokens: Map<string, FakeToken>; calls: Array<{ tokenId: string; merchantId: string; purpose: unknown }> }> {
+export async function startFakeVault(
+  forwarderPublicKeyPem: string,
+): Promise<RunningServer & { tokens: Map<string, FakeToken>; calls: Array<{ tokenId: string; merchantId: string; purpose: unknown }> }> {
   const verifier = new InternalTokenVerifier('vault', { forwarder: forwarderPublicKeyPem });
   const tokens = new Map<string, FakeToken>();
   const calls: Array<{ tokenId: string; merchantId: string; purpose: unknown }> = [];

@@ -45,7 +45,9 @@ describe.each([
       const body = JSON.stringify({ paymentMethod: { number: '{{ account_number }}' } });
 
       let settled = false;
-      const answers = Promise.all(Array.from({ length: 40 }, () => forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', headers, body))).finally(() => (settled = true));
+      const answers = Promise.all(Array.from({ length: 40 }, () => forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', headers, body))).finally(
+        () => (settled = true),
+      );
       // Wait for the condition, not a clock: on a busy machine the 40 requests take their time to arrive.
       while (destination.holding() < expectedAtOnce) await new Promise((resolve) => setTimeout(resolve, 10));
       // Give any request beyond the limit time to arrive (it must not).

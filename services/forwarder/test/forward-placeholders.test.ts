@@ -37,18 +37,42 @@ describe('POST /forward: where placeholders may stand', () => {
     JSON.stringify({
       amount: { currency: 'EUR', value: 1000 },
       reference: 'order-1',
-      paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}', ...paymentMethod },
+      paymentMethod: {
+        type: 'scheme',
+        number: '{{ account_number }}',
+        expiryMonth: '{{ expiration_month }}',
+        expiryYear: '{{ expiration_year }}',
+        cvc: '{{ security_code }}',
+        ...paymentMethod,
+      },
       merchantAccount: 'TestMerchant',
       ...changes,
     });
   const forwardJson = (path: string, body: string) =>
-    forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', { 'content-type': 'application/json', 'x-service-token': token, 'x-destination-url': `${standIns.url}${path}`, 'x-api-key-name': 'X-API-Key', 'x-api-key-value': 'adyen-key' }, body);
+    forwarder.call(
+      MERCHANT,
+      ['merchant'],
+      'POST',
+      '/forward',
+      {
+        'content-type': 'application/json',
+        'x-service-token': token,
+        'x-destination-url': `${standIns.url}${path}`,
+        'x-api-key-name': 'X-API-Key',
+        'x-api-key-value': 'adyen-key',
+      },
+      body,
+    );
 
   async function expectRefused(answer: Promise<{ status: number; json: () => Record<string, unknown>; text: string }>, field: string) {
     const sent = standIns.received.length;
     const detokenized = forwarder.vault.calls.length;
     const response = await answer;
-    expect({ status: response.status, code: response.json().code, field: response.json().field }).toEqual({ status: 422, code: 'placeholder_not_allowed', field });
+    expect({ status: response.status, code: response.json().code, field: response.json().field }).toEqual({
+      status: 422,
+      code: 'placeholder_not_allowed',
+      field,
+    });
     expect(response.text).not.toContain(PAN);
     expect(standIns.received.length).toBe(sent);
     expect(forwarder.vault.calls.length).toBe(detokenized);
@@ -70,19 +94,30 @@ describe('POST /forward: where placeholders may stand', () => {
     ['under a dotted key that spells a card field', adyenPayment({ 'paymentMethod.number': '{{ account_number }}' }), 'paymentMethod.number'],
     ['in a key', adyenPayment({ '{{ account_number }}': 'x' }), '{{ account_number }}'],
     ['bare as a merchant field', adyenPayment().replace('"reference":"order-1"', '"reference":{{ account_number }}'), 'reference'],
-  ])('when a placeholder stands %s, then forwarding answers 422 placeholder_not_allowed naming the field, and nothing is detokenized or sent', async (_where, body, field) => {
-    await expectRefused(forwardJson('/adyen/v69/payments', body), field);
-  });
+  ])(
+    'when a placeholder stands %s, then forwarding answers 422 placeholder_not_allowed naming the field, and nothing is detokenized or sent',
+    async (_where, body, field) => {
+      await expectRefused(forwardJson('/adyen/v69/payments', body), field);
+    },
+  );
 
   it('when a Checkout.com body puts the account number in its reference, then forwarding answers 422 placeholder_not_allowed', async () => {
-    const body = '{"source":{"type":"card","number":"{{ account_number }}","expiry_month":{{ expiration_month }},"expiry_year":{{ expiration_year }}},"reference":"{{ account_number }}"}';
+    const body =
+      '{"source":{"type":"card","number":"{{ account_number }}","expiry_month":{{ expiration_month }},"expiry_year":{{ expiration_year }}},"reference":"{{ account_number }}"}';
     await expectRefused(forwardJson('/checkout/payments', body), 'reference');
   });
 
   it('when a Stripe form body puts the account number in the billing name, then forwarding answers 422 placeholder_not_allowed naming the form field', async () => {
     const body = 'type=card&card[number]={{ account_number }}&billing_details[name]={{ account_number }}';
     await expectRefused(
-      forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', { 'content-type': 'application/x-www-form-urlencoded', 'x-service-token': token, 'x-destination-url': `${standIns.url}/stripe/v1/payment_methods` }, body),
+      forwarder.call(
+        MERCHANT,
+        ['merchant'],
+        'POST',
+        '/forward',
+        { 'content-type': 'application/x-www-form-urlencoded', 'x-service-token': token, 'x-destination-url': `${standIns.url}/stripe/v1/payment_methods` },
+        body,
+      ),
       'billing_details[name]',
     );
   });

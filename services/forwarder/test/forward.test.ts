@@ -61,7 +61,13 @@ describe('POST /forward', () => {
   const adyenBody = JSON.stringify({
     amount: { currency: 'EUR', value: 1000 },
     reference: 'order "42" & co\\',
-    paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{expiration_month}}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+    paymentMethod: {
+      type: 'scheme',
+      number: '{{ account_number }}',
+      expiryMonth: '{{expiration_month}}',
+      expiryYear: '{{ expiration_year }}',
+      cvc: '{{ security_code }}',
+    },
     merchantAccount: 'TestMerchant',
     recurringProcessingModel: 'CardOnFile',
     shopperInteraction: 'Ecommerce',
@@ -82,7 +88,11 @@ describe('POST /forward', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(Number(response.headers.get(ADDED_MS_HEADER))).toBeGreaterThanOrEqual(0);
-    expect(response.json()).toMatchObject({ resultCode: 'Authorised', merchantReference: 'order "42" & co\\', additionalData: { cardNumber: '411111******1111' } });
+    expect(response.json()).toMatchObject({
+      resultCode: 'Authorised',
+      merchantReference: 'order "42" & co\\',
+      additionalData: { cardNumber: '411111******1111' },
+    });
     expect(response.text).not.toContain(PAN);
 
     const received = standIns.received[before]!;
@@ -97,9 +107,15 @@ describe('POST /forward', () => {
 
   it('when a Checkout.com payment uses bare expiry placeholders and the merchant Authorization, then expiry month and year arrive as integers with the bearer credential', async () => {
     const before = standIns.received.length;
-    const body = '{"source":{"type":"card","number":"{{account_number}}","expiry_month":{{ expiration_month }},"expiry_year":{{ expiration_year }}},"amount":1000,"currency":"EUR","reference":"ord-1"}';
+    const body =
+      '{"source":{"type":"card","number":"{{account_number}}","expiry_month":{{ expiration_month }},"expiry_year":{{ expiration_year }}},"amount":1000,"currency":"EUR","reference":"ord-1"}';
     const response = await forward(
-      { 'content-type': 'application/json', 'x-service-token': fresh, 'x-destination-url': `${standIns.url}/checkout/payments`, 'x-forward-authorization': 'Bearer sk_sbox_test' },
+      {
+        'content-type': 'application/json',
+        'x-service-token': fresh,
+        'x-destination-url': `${standIns.url}/checkout/payments`,
+        'x-forward-authorization': 'Bearer sk_sbox_test',
+      },
       body,
     );
     expect(response.status).toBe(201);
@@ -111,7 +127,8 @@ describe('POST /forward', () => {
 
   it('when a Stripe payment method is created with a form body, then the card fields arrive URL-encoded with the credential from X-API-KEY-NAME/VALUE', async () => {
     const before = standIns.received.length;
-    const body = 'type=card&card[number]={{account_number}}&card[exp_month]={{ expiration_month }}&card[exp_year]={{ expiration_year }}&card[cvc]={{ security_code }}&billing_details[name]=A%26B%3D%25+%22x%22';
+    const body =
+      'type=card&card[number]={{account_number}}&card[exp_month]={{ expiration_month }}&card[exp_year]={{ expiration_year }}&card[cvc]={{ security_code }}&billing_details[name]=A%26B%3D%25+%22x%22';
     const response = await forward(
       {
         'content-type': 'application/x-www-form-urlencoded',
@@ -186,7 +203,15 @@ describe('POST /forward', () => {
   it('when a test-mode key forwards to the live Checkout.com endpoint, then forwarding answers 403 destination_not_allowed_in_test_mode and neither the vault nor the destination is called', async () => {
     const vaultCalls = forwarder.vault.calls.length;
     const body = '{"source":{"type":"card","number":"{{ account_number }}"},"amount":100}';
-    const response = await forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', { 'content-type': 'application/json', 'x-service-token': fresh, 'x-destination-url': 'https://api.checkout.com/payments' }, body, 'test');
+    const response = await forwarder.call(
+      MERCHANT,
+      ['merchant'],
+      'POST',
+      '/forward',
+      { 'content-type': 'application/json', 'x-service-token': fresh, 'x-destination-url': 'https://api.checkout.com/payments' },
+      body,
+      'test',
+    );
     expect(response.status).toBe(403);
     expect(response.json()).toMatchObject({ code: 'destination_not_allowed_in_test_mode', field: 'X-DESTINATION-URL' });
     expect(forwarder.vault.calls.length).toBe(vaultCalls);
@@ -239,7 +264,11 @@ describe('POST /forward', () => {
 
   it('when forwards complete, then each is published as forward.completed with host, path, status and durations but no card data or credentials', async () => {
     const event = await waitFor(() => events.map((e) => JSON.parse(e)).find((e) => e.data.destination_path === '/checkout/payments'));
-    expect(event).toMatchObject({ type: 'forward.completed', merchant_id: MERCHANT, data: { token_id: fresh, destination_host: `127.0.0.1:${standIns.port}`, status: 201, outcome: 'delivered' } });
+    expect(event).toMatchObject({
+      type: 'forward.completed',
+      merchant_id: MERCHANT,
+      data: { token_id: fresh, destination_host: `127.0.0.1:${standIns.port}`, status: 201, outcome: 'delivered' },
+    });
     expect(event.data.duration_ms).toBeGreaterThan(0);
     const refused = await waitFor(() => events.map((e) => JSON.parse(e)).find((e) => e.data.token_id === expired));
     expect(refused.data).toMatchObject({ status: null, outcome: 'rejected' });

@@ -36,7 +36,15 @@ export async function startForwarder(env: Record<string, string>) {
   const orchestrator = new InternalTokenSigner('payment-orchestrator', orchestratorKeys.privateKeyPem);
 
   /** `mode`: the merchant key's mode the gateway signs in (test by default). */
-  async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string, mode: 'test' | 'live' = 'test') {
+  async function call(
+    merchantId: string,
+    scopes: string[],
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string,
+    mode: 'test' | 'live' = 'test',
+  ) {
     const token = gateway.sign('forwarder', { merchantId, scopes, mode });
     const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const text = await response.text();

@@ -17,7 +17,9 @@ describe('the forwarder internal API for processor payments', () => {
     standIns = await startStandIns();
     forwarder = await startForwarder({
       FORWARD_HTTPS_ONLY: 'false',
-      FORWARD_EXTRA_DESTINATIONS: [`${standIns.url}/adyen/v69/payments`, `${standIns.url}/checkout/payments`, `${standIns.url}/stripe/v1/payment_intents`].join(','),
+      FORWARD_EXTRA_DESTINATIONS: [`${standIns.url}/adyen/v69/payments`, `${standIns.url}/checkout/payments`, `${standIns.url}/stripe/v1/payment_intents`].join(
+        ',',
+      ),
     });
     forwarder.vault.tokens.set(token, { merchantId: MERCHANT, number: PAN, expMonth: 3, expYear: 2030, cvc: '737', cvcStatus: 'available' });
     api = forwarder.app.exposedApis!.forwarder!;
@@ -31,11 +33,18 @@ describe('the forwarder internal API for processor payments', () => {
   const adyenTemplate = {
     amount: { currency: 'EUR', value: 1250 },
     reference: 'p1',
-    paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+    paymentMethod: {
+      type: 'scheme',
+      number: '{{ account_number }}',
+      expiryMonth: '{{ expiration_month }}',
+      expiryYear: '{{ expiration_year }}',
+      cvc: '{{ security_code }}',
+    },
     merchantAccount: 'ShopECOM',
     shopperInteraction: 'Ecommerce',
   };
-  const asOrchestrator = (scopes = ['forward:payments'], mode: 'test' | 'live' = 'test') => forwarder.orchestrator.sign('forwarder', { merchantId: MERCHANT, scopes, mode });
+  const asOrchestrator = (scopes = ['forward:payments'], mode: 'test' | 'live' = 'test') =>
+    forwarder.orchestrator.sign('forwarder', { merchantId: MERCHANT, scopes, mode });
   const request = (bearerToken: string, overrides: Record<string, unknown> = {}) => ({
     bearerToken,
     requestId: 'req_1',
@@ -66,7 +75,11 @@ describe('the forwarder internal API for processor payments', () => {
         token_id: token,
         destination_url: `${standIns.url}/checkout/payments`,
         headers: { authorization: 'Bearer sk_sbox_test', 'cko-idempotency-key': 'p2:authorization' },
-        body: { source: { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}' }, amount: 1250, currency: 'EUR' },
+        body: {
+          source: { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}' },
+          amount: 1250,
+          currency: 'EUR',
+        },
       }),
     });
     const answer = (await response.json()) as { status: number; body: string };
@@ -74,13 +87,21 @@ describe('the forwarder internal API for processor payments', () => {
     expect(standIns.received.at(-1)!.headers['cko-idempotency-key']).toBe('p2:authorization');
   });
 
-  it('when the orchestrator sends a form template (Stripe\'s PaymentIntents), then the processor receives the fields form-encoded in their order with the card filled in, and the Stripe-Version it speaks', async () => {
+  it("when the orchestrator sends a form template (Stripe's PaymentIntents), then the processor receives the fields form-encoded in their order with the card filled in, and the Stripe-Version it speaks", async () => {
     const answer = await api.forwardPayment(
       request(asOrchestrator(), {
         destinationUrl: `${standIns.url}/stripe/v1/payment_intents`,
         headers: { authorization: 'Bearer sk_test_123', 'idempotency-key': 'p3:authorization', 'stripe-version': '2024-06-20' },
         format: 'form',
-        body: { amount: '1250', 'payment_method_data[type]': 'card', 'payment_method_data[card][number]': '{{ account_number }}', 'payment_method_data[card][exp_month]': '{{ expiration_month }}', 'payment_method_data[card][exp_year]': '{{ expiration_year }}', 'payment_method_data[card][cvc]': '{{ security_code }}', confirm: 'true' },
+        body: {
+          amount: '1250',
+          'payment_method_data[type]': 'card',
+          'payment_method_data[card][number]': '{{ account_number }}',
+          'payment_method_data[card][exp_month]': '{{ expiration_month }}',
+          'payment_method_data[card][exp_year]': '{{ expiration_year }}',
+          'payment_method_data[card][cvc]': '{{ security_code }}',
+          confirm: 'true',
+        },
       }),
     );
     expect(answer.status).toBe(200);
@@ -101,15 +122,21 @@ describe('the forwarder internal API for processor payments', () => {
   it('when a form template puts a placeholder in a field that is not a card field, or a value that is not text, then it is refused and nothing is sent', async () => {
     const before = standIns.received.length;
     const stripe = { destinationUrl: `${standIns.url}/stripe/v1/payment_intents`, headers: { authorization: 'Bearer sk_test_123' }, format: 'form' };
-    await expect(api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { description: '{{ account_number }}' } }))).rejects.toMatchObject({ status: 422 });
-    await expect(api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { payment_method_data: { card: { number: '{{ account_number }}' } } } }))).rejects.toMatchObject({ status: 422 });
+    await expect(api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { description: '{{ account_number }}' } }))).rejects.toMatchObject({
+      status: 422,
+    });
+    await expect(
+      api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { payment_method_data: { card: { number: '{{ account_number }}' } } } })),
+    ).rejects.toMatchObject({ status: 422 });
     expect(standIns.received.length).toBe(before);
   });
 
   it('when the caller is not the payment orchestrator with forward:payments, then it is refused before anything is revealed or sent', async () => {
     const before = { sent: standIns.received.length, revealed: forwarder.vault.calls.length };
     await expect(api.forwardPayment(request(asOrchestrator(['merchant'])))).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
-    await expect(api.forwardPayment(request(forwarder.gateway.sign('forwarder', { merchantId: MERCHANT, scopes: ['forward:payments'] })))).rejects.toMatchObject({ status: 403 });
+    await expect(
+      api.forwardPayment(request(forwarder.gateway.sign('forwarder', { merchantId: MERCHANT, scopes: ['forward:payments'] }))),
+    ).rejects.toMatchObject({ status: 403 });
     await expect(api.forwardPayment(request('not-a-token'))).rejects.toMatchObject({ status: 401 });
     expect({ sent: standIns.received.length, revealed: forwarder.vault.calls.length }).toEqual(before);
   });
@@ -123,7 +150,10 @@ describe('the forwarder internal API for processor payments', () => {
 
   it('when the destination is not allowed or a header is not a processor credential or idempotency key, then it is refused (403 destination_not_allowed, 422 on the header) and nothing is sent', async () => {
     const before = standIns.received.length;
-    await expect(api.forwardPayment(request(asOrchestrator(), { destinationUrl: `${standIns.url}/echo` }))).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed' });
+    await expect(api.forwardPayment(request(asOrchestrator(), { destinationUrl: `${standIns.url}/echo` }))).rejects.toMatchObject({
+      status: 403,
+      code: 'destination_not_allowed',
+    });
     await expect(api.forwardPayment(request(asOrchestrator(), { headers: { cookie: 'x' } }))).rejects.toMatchObject({ status: 422 });
     expect(standIns.received.length).toBe(before);
   });
@@ -131,7 +161,9 @@ describe('the forwarder internal API for processor payments', () => {
   it('when a payment is forwarded, then forward.completed is published as for POST /forward, without card data or credentials', async () => {
     await api.forwardPayment(request(asOrchestrator()));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const completed = events.map((value) => JSON.parse(value) as { type: string; data: { token_id: string; outcome: string } }).filter((event) => event.type === 'forward.completed' && event.data.token_id === token);
+    const completed = events
+      .map((value) => JSON.parse(value) as { type: string; data: { token_id: string; outcome: string } })
+      .filter((event) => event.type === 'forward.completed' && event.data.token_id === token);
     expect(completed.length).toBeGreaterThanOrEqual(1);
     expect(completed.at(-1)!.data.outcome).toBe('delivered');
     expect(events.join('')).not.toContain(PAN);

@@ -23,7 +23,12 @@ export async function startStandIns(): Promise<RunningServer & { received: Recei
   app.post('/adyen/v69/payments', (req, res) => {
     const body = JSON.parse(String(req.body)) as { paymentMethod?: Record<string, unknown>; reference?: string };
     const pm = body.paymentMethod ?? {};
-    const valid = req.get('x-api-key') === 'adyen-key' && typeof pm.number === 'string' && /^\d{2}$/.test(String(pm.expiryMonth)) && typeof pm.expiryYear === 'string' && typeof pm.cvc === 'string';
+    const valid =
+      req.get('x-api-key') === 'adyen-key' &&
+      typeof pm.number === 'string' &&
+      /^\d{2}$/.test(String(pm.expiryMonth)) &&
+      typeof pm.expiryYear === 'string' &&
+      typeof pm.cvc === 'string';
     if (!valid) {
       res.status(422).json({ status: 422, errorCode: '000', message: 'invalid request' });
       return;
@@ -33,17 +38,39 @@ export async function startStandIns(): Promise<RunningServer & { received: Recei
   app.post('/checkout/payments', (req, res) => {
     const body = JSON.parse(String(req.body)) as { source?: Record<string, unknown> };
     const source = body.source ?? {};
-    const valid = req.get('authorization') === 'Bearer sk_sbox_test' && Number.isInteger(source.expiry_month) && Number.isInteger(source.expiry_year) && typeof source.number === 'string';
-    res.status(valid ? 201 : 422).json(valid ? { id: 'pay_1', status: 'Authorized', source: { last4: String(source.number).slice(-4) } } : { error_type: 'request_invalid' });
+    const valid =
+      req.get('authorization') === 'Bearer sk_sbox_test' &&
+      Number.isInteger(source.expiry_month) &&
+      Number.isInteger(source.expiry_year) &&
+      typeof source.number === 'string';
+    res
+      .status(valid ? 201 : 422)
+      .json(valid ? { id: 'pay_1', status: 'Authorized', source: { last4: String(source.number).slice(-4) } } : { error_type: 'request_invalid' });
   });
   app.post('/stripe/v1/payment_methods', (req, res) => {
     const params = new URLSearchParams(String(req.body));
-    const valid = req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('type') === 'card';
-    res.status(valid ? 200 : 400).json(valid ? { id: 'pm_1', object: 'payment_method', card: { last4: params.get('card[number]')?.slice(-4), exp_month: Number(params.get('card[exp_month]')), exp_year: Number(params.get('card[exp_year]')) } } : { error: { type: 'invalid_request_error' } });
+    const valid =
+      req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('type') === 'card';
+    res.status(valid ? 200 : 400).json(
+      valid
+        ? {
+            id: 'pm_1',
+            object: 'payment_method',
+            card: {
+              last4: params.get('card[number]')?.slice(-4),
+              exp_month: Number(params.get('card[exp_month]')),
+              exp_year: Number(params.get('card[exp_year]')),
+            },
+          }
+        : { error: { type: 'invalid_request_error' } },
+    );
   });
   app.post('/stripe/v1/payment_intents', (req, res) => {
     const params = new URLSearchParams(String(req.body));
-    const valid = req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('payment_method_data[type]') === 'card';
+    const valid =
+      req.get('authorization') === 'Bearer sk_test_123' &&
+      req.get('content-type') === 'application/x-www-form-urlencoded' &&
+      params.get('payment_method_data[type]') === 'card';
     res.status(valid ? 200 : 400).json(valid ? { id: 'pi_1', object: 'payment_intent', status: 'succeeded' } : { error: { type: 'invalid_request_error' } });
   });
   app.post('/echo', (req, res) => {

@@ -6,7 +6,15 @@ import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
-import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
+import {
+  authenticateOperator,
+  createOperator,
+  resolveOperatorById,
+  ensureBootstrapOperator,
+  listOperators,
+  revokeOperator,
+  type Operators,
+} from './domain/operators';
 import { listAdminAudit, pruneAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { AdminRefusalLog, adminRetryAfter, countAdminRefusal } from './domain/admin-refusals';
 import { AuditMaintenance } from './domain/audit-maintenance';
@@ -79,8 +87,16 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const auditRepository = new StoreAdminAuditRepository(store);
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
   const refusalLimit = { ttl: runtime.ttl, perMinute: config.adminRefusalsPerMinute };
-  const refusals = { retryAfter: adminRetryAfter(refusalLimit), count: countAdminRefusal(refusalLimit), log: new AdminRefusalLog({ record: audit.record, clock }) };
-  const auditMaintenance = new AuditMaintenance({ refusals: refusals.log, prune: pruneAdminAudit({ audit: auditRepository, clock, retentionDays: config.auditRetentionDays }), logger });
+  const refusals = {
+    retryAfter: adminRetryAfter(refusalLimit),
+    count: countAdminRefusal(refusalLimit),
+    log: new AdminRefusalLog({ record: audit.record, clock }),
+  };
+  const auditMaintenance = new AuditMaintenance({
+    refusals: refusals.log,
+    prune: pruneAdminAudit({ audit: auditRepository, clock, retentionDays: config.auditRetentionDays }),
+    logger,
+  });
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   // A service on this thread (the embedded profile) has its routes mounted behind the edge; any other is reached over HTTP.
@@ -88,7 +104,15 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const routes = runtime.inProcessRoutes?.[service];
       if (routes) return [service, new InProcessUpstream(routes)];
-      const http = { url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls, bodyLimitBytes: config.bodyLimitBytes };
+      const http = {
+        url: runtime.serviceUrls[service],
+        signer: runtime.signer,
+        logger,
+        timeoutMs: config.upstreamTimeoutMs,
+        connectRetryMs: config.upstreamConnectRetryMs,
+        tls: runtime.internalTls,
+        bodyLimitBytes: config.bodyLimitBytes,
+      };
       return [service, new HttpUpstream(http)];
     }),
   ) as Record<UpstreamService, Upstream>;
@@ -96,7 +120,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const health = checkServiceHealth({
     clock,
-    checks: [{ name: 'gateway-store', check: () => store.ping() }, ...UPSTREAM_SERVICES.map((service) => ({ name: service, check: () => checkHealth(runtime.serviceUrls[service], healthAgent) }))],
+    checks: [
+      { name: 'gateway-store', check: () => store.ping() },
+      ...UPSTREAM_SERVICES.map((service) => ({ name: service, check: () => checkHealth(runtime.serviceUrls[service], healthAgent) })),
+    ],
   });
   const readiness = async () => {
     const failures: string[] = [];
@@ -105,7 +132,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     if (!pepper) failures.push('starting');
     if (failures.length > 0) throw new UnavailableError(`Not ready: ${failures.sort().join(', ')} unavailable.`, 'not_ready');
   };
-
 
   const internalApp = createServiceHttp({
     service: 'gateway',
@@ -126,7 +152,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     pepper: pepperSource,
     limits: { idleMs: config.dashboardSession.idleSeconds * 1000, maxMs: config.dashboardSession.maxSeconds * 1000 },
   });
-  const httpsConfigured = config.tls || (publicBaseUrl.startsWith('https:'));
+  const httpsConfigured = config.tls || publicBaseUrl.startsWith('https:');
   const cookies = { httpsConfigured, publicBaseUrl };
   const sessionOf = sessionOfRequest(sessions, cookies);
 
@@ -152,11 +178,24 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       sessionOf,
       health,
       refusals,
-      refused: metrics.counter(METRIC.adminRefused, 'Admin requests refused: no key, a wrong or revoked key, a merchant session, or too many refusals from the address (reason: the error code).', ['reason']),
+      refused: metrics.counter(
+        METRIC.adminRefused,
+        'Admin requests refused: no key, a wrong or revoked key, a merchant session, or too many refusals from the address (reason: the error code).',
+        ['reason'],
+      ),
     }),
     sessionOf,
     audit,
-    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, signIns: { ttl: runtime.ttl, perMinute: config.dashboardSession.signInsPerMinute }, audit, logger }),
+    dashboardSession: dashboardSessionRoutes({
+      sessions,
+      sessionOf,
+      cookies,
+      merchants,
+      maxAgeSeconds: config.dashboardSession.maxSeconds,
+      signIns: { ttl: runtime.ttl, perMinute: config.dashboardSession.signInsPerMinute },
+      audit,
+      logger,
+    }),
     dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),

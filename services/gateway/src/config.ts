@@ -43,7 +43,9 @@ export const gatewayConfigSchema = z.object({
   PORT: envPort().default(8080),
   ADMIN_API_KEY: z
     .string()
-    .min(ADMIN_KEY_MIN_LENGTH, { message: `must be at least ${ADMIN_KEY_MIN_LENGTH} characters (a shorter key can be guessed online): generate one, e.g. admin_$(openssl rand -hex 24)` })
+    .min(ADMIN_KEY_MIN_LENGTH, {
+      message: `must be at least ${ADMIN_KEY_MIN_LENGTH} characters (a shorter key can be guessed online): generate one, e.g. admin_$(openssl rand -hex 24)`,
+    })
     .optional(),
   ADMIN_REFUSALS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
@@ -77,8 +79,18 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
-  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(30 * 60),
-  DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(30 * 24 * 3600).default(12 * 3600),
+  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .default(30 * 60),
+  DASHBOARD_SESSION_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(12 * 3600),
   DASHBOARD_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   DASHBOARD_DIST_DIR: z.string().min(1).optional(),
 });
@@ -128,7 +140,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: parsed.TRUST_PROXY,
     tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),
     rateLimit: { per_second: parsed.RATE_LIMIT_PER_SECOND, burst: parsed.RATE_LIMIT_BURST },
-    dashboardSession: { idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS, maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS, signInsPerMinute: parsed.DASHBOARD_SIGN_INS_PER_MINUTE },
+    dashboardSession: {
+      idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS,
+      maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS,
+      signInsPerMinute: parsed.DASHBOARD_SIGN_INS_PER_MINUTE,
+    },
     dashboardDir: resolve(parsed.DASHBOARD_DIST_DIR ?? defaultDashboardDir()),
     adminRefusalsPerMinute: parsed.ADMIN_REFUSALS_PER_MINUTE,
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,

@@ -39,7 +39,8 @@ describe('the admin edge under a flood of guesses', () => {
   });
 
   it('when an address had ADMIN_REFUSALS_PER_MINUTE refusals in its minute, then its next admin requests answer 429 too_many_refusals with Retry-After, even with the right key', async () => {
-    for (let guess = 0; guess < 5; guess++) expectProblem(await call(gateway.url, '/admin/merchants', { headers: { 'x-admin-key': WRONG_KEY } }), 401, 'invalid_admin_key');
+    for (let guess = 0; guess < 5; guess++)
+      expectProblem(await call(gateway.url, '/admin/merchants', { headers: { 'x-admin-key': WRONG_KEY } }), 401, 'invalid_admin_key');
 
     const limited = await call(gateway.url, '/admin/merchants', { headers: { 'x-admin-key': WRONG_KEY } });
     expectProblem(limited, 429, 'too_many_refusals');
@@ -52,12 +53,14 @@ describe('the admin edge under a flood of guesses', () => {
   });
 
   it('when an operator uses the right key, then its requests do not count against its address', async () => {
-    for (let request = 0; request < 8; request++) expect((await call(gateway.url, '/admin/operators', { headers: { 'x-admin-key': ADMIN_KEY } })).status).toBe(200);
+    for (let request = 0; request < 8; request++)
+      expect((await call(gateway.url, '/admin/operators', { headers: { 'x-admin-key': ADMIN_KEY } })).status).toBe(200);
   });
 
   it('when 60 wrong keys are sent, then they are counted in vaultline_admin_refused_total and the audit holds one entry per address, minute and status with their count', async () => {
     const answers: number[] = [];
-    for (let guess = 0; guess < 60; guess++) answers.push((await call(gateway.url, '/admin/merchants', { headers: { 'x-admin-key': `${WRONG_KEY}${guess}` } })).status);
+    for (let guess = 0; guess < 60; guess++)
+      answers.push((await call(gateway.url, '/admin/merchants', { headers: { 'x-admin-key': `${WRONG_KEY}${guess}` } })).status);
     expect(answers.filter((status) => status === 401)).toHaveLength(5);
     expect(answers.filter((status) => status === 429)).toHaveLength(55);
 
@@ -80,7 +83,15 @@ describe('the admin edge under a flood of guesses', () => {
     // Two entries, or four when the flood straddled a minute's end: bounded either way.
     expect(entries.length).toBeLessThanOrEqual(4);
     expect(entries.reduce((sum, entry) => sum + entry.count, 0)).toBe(60);
-    for (const entry of entries) expect(entry).toMatchObject({ operator_id: null, via: 'admin_key', client_address: '127.0.0.1', method: 'GET', path: '/admin/merchants', target_ids: [] });
+    for (const entry of entries)
+      expect(entry).toMatchObject({
+        operator_id: null,
+        via: 'admin_key',
+        client_address: '127.0.0.1',
+        method: 'GET',
+        path: '/admin/merchants',
+        target_ids: [],
+      });
   });
 
   it('when a 14,799-character path is sent by an operator, then its audit row keeps at most the first 300 characters and 5 target ids', async () => {
@@ -113,7 +124,25 @@ describe('the admin audit retention', () => {
     // Ids are UUIDv7 minted when the entry was written: the id of an entry written `daysAgo` carries that time.
     const entryAt = (daysAgo: number): AdminAuditEntry => {
       const at = new Date(now.getTime() - daysAgo * 86_400_000);
-      return { id: firstIdAt(at), at: at.toISOString(), operator_id: null, operator_name: null, via: 'admin_key', session_id_prefix: null, key_id: null, role: null, merchant_id: null, mode: null, method: 'GET', path: '/admin/merchants', target_ids: [], status: 200, request_id: `r-${daysAgo}`, client_address: '127.0.0.1', count: 1 };
+      return {
+        id: firstIdAt(at),
+        at: at.toISOString(),
+        operator_id: null,
+        operator_name: null,
+        via: 'admin_key',
+        session_id_prefix: null,
+        key_id: null,
+        role: null,
+        merchant_id: null,
+        mode: null,
+        method: 'GET',
+        path: '/admin/merchants',
+        target_ids: [],
+        status: 200,
+        request_id: `r-${daysAgo}`,
+        client_address: '127.0.0.1',
+        count: 1,
+      };
     };
     for (const daysAgo of [800, 401, 399, 1]) await repository.append(entryAt(daysAgo));
 

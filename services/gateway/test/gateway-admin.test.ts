@@ -92,7 +92,11 @@ describe('the admin API', () => {
   });
 
   it('when an admin path names a service, then that service receives /admin/<rest> with scope admin as the system', async () => {
-    const result = await call(gateway.url, '/admin/vault/kek/rotate?dry=1', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: '{}' });
+    const result = await call(gateway.url, '/admin/vault/kek/rotate?dry=1', {
+      method: 'POST',
+      headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const echo = result.json as unknown as EchoBody;
     expect(echo.service).toBe('vault');
     expect(echo.url).toBe('/admin/kek/rotate?dry=1');
@@ -126,7 +130,11 @@ describe('the internal key API for import jobs', () => {
     expect(minted.status).toBe(201);
     const importKey = minted.json.api_key as string;
 
-    const imported = await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': importKey, 'content-type': 'application/json' }, body: '{}' });
+    const imported = await call(gateway.url, '/cde-import', {
+      method: 'POST',
+      headers: { 'x-api-key': importKey, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect((imported.json as unknown as EchoBody).auth).toMatchObject({ merchantId, scopes: ['cde_import'] });
     expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': importKey } }), 403, 'insufficient_scope');
     expectProblem(await call(gateway.url, '/cde-import', { headers: { 'x-api-key': importKey } }), 403, 'insufficient_scope');
@@ -136,13 +144,21 @@ describe('the internal key API for import jobs', () => {
       headers: { authorization: `Bearer ${importer().sign('gateway', { merchantId, scopes: ['api_keys:mint'] })}` },
     });
     expect(deleted.status).toBe(204);
-    expectProblem(await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': importKey, 'content-type': 'application/json' }, body: '{}' }), 401, 'invalid_api_key');
+    expectProblem(
+      await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': importKey, 'content-type': 'application/json' }, body: '{}' }),
+      401,
+      'invalid_api_key',
+    );
   });
 
   it('when an import key has expired, then it is refused', async () => {
     const merchantId = (await admin('/admin/merchants', 'POST', { name: 'Expired shop' })).json.id as string;
     const minted = await mint(merchantId, { expires_at: new Date(Date.now() - 1000).toISOString() });
-    const refused = await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': minted.json.api_key as string, 'content-type': 'application/json' }, body: '{}' });
+    const refused = await call(gateway.url, '/cde-import', {
+      method: 'POST',
+      headers: { 'x-api-key': minted.json.api_key as string, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expectProblem(refused, 401, 'invalid_api_key');
     expect(refused.json.detail).toBe('The API key is not valid.');
   });

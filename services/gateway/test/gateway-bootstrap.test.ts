@@ -107,12 +107,29 @@ describe('whose an API key is', () => {
     const store = await SqliteDocumentStore.open(join(dir, 'earlier.db'));
     const merchantId = randomUUID();
     const apiKey = 'sk_test_earlier_0123456789abcdefgh';
-    const key = { id: randomUUID(), merchant_id: merchantId, key_hash: hashApiKey(apiKey, PEPPER), prefix: 'sk_test_earl', mode: 'test', scopes: ['merchant'], label: null, created_at: new Date().toISOString(), revoked_at: null, expires_at: null };
+    const key = {
+      id: randomUUID(),
+      merchant_id: merchantId,
+      key_hash: hashApiKey(apiKey, PEPPER),
+      prefix: 'sk_test_earl',
+      mode: 'test',
+      scopes: ['merchant'],
+      label: null,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+      expires_at: null,
+    };
     await store.register({ name: 'merchants' });
     await store.register({ name: 'api_keys' });
     await store.register({ name: 'api_key_hashes', indexes: [{ fields: ['key_hash'], unique: true }] });
     await store.transaction((uow) => {
-      uow.insert<Legacy>('merchants', { id: merchantId, merchant_id: SYSTEM_SCOPE, name: 'Earlier shop', card_data_access: false, created_at: new Date().toISOString() });
+      uow.insert<Legacy>('merchants', {
+        id: merchantId,
+        merchant_id: SYSTEM_SCOPE,
+        name: 'Earlier shop',
+        card_data_access: false,
+        created_at: new Date().toISOString(),
+      });
       uow.insert<Legacy>('api_keys', key);
       uow.insert<Legacy>('api_key_hashes', { id: key.id, merchant_id: SYSTEM_SCOPE, key_hash: key.key_hash, owner_merchant_id: merchantId });
     });

@@ -21,7 +21,8 @@ function rawGet(baseUrl: string, path: string): Promise<{ status: number; body: 
   });
 }
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 let upstreams: Upstreams;
 const dir = mkdtempSync(join(tmpdir(), 'vaultline-dashboard-app-'));
@@ -31,7 +32,10 @@ const unbuilt = join(dir, 'nothing-here');
 beforeAll(async () => {
   upstreams = await startUpstreams();
   mkdirSync(join(built, 'assets'), { recursive: true });
-  writeFileSync(join(built, 'index.html'), '<!doctype html><html><head><script type="module" src="/dashboard/assets/app-3f9a1c.js"></script></head><body><div id="app"></div></body></html>');
+  writeFileSync(
+    join(built, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/dashboard/assets/app-3f9a1c.js"></script></head><body><div id="app"></div></body></html>',
+  );
   writeFileSync(join(built, 'assets', 'app-3f9a1c.js'), 'console.log("dashboard")');
   writeFileSync(join(built, 'assets', 'chart-7b2e10.js'), `export const chart = ${JSON.stringify(Array.from({ length: 4_000 }, (_, i) => `point-${i}`))};`);
   writeFileSync(join(built, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');

@@ -41,14 +41,23 @@ interface Session {
 }
 
 async function signIn(base: string, apiKey: string): Promise<Session> {
-  const signed = await call(base, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  const signed = await call(base, '/dashboard/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  });
   expect(signed.status).toBe(201);
   const setCookie = signed.headers.get('set-cookie') ?? '';
   return { cookie: setCookie.split(';')[0] ?? '', csrf: signed.json.csrf_token as string, signIn: signed };
 }
 
 /** A request the browser sends with the session cookie; `csrf` adds X-CSRF-Token. */
-function withSession(base: string, session: Session, path: string, init: { method?: string; body?: unknown; csrf?: string | false; headers?: Record<string, string> } = {}): Promise<CallResult> {
+function withSession(
+  base: string,
+  session: Session,
+  path: string,
+  init: { method?: string; body?: unknown; csrf?: string | false; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { cookie: session.cookie, ...(init.headers ?? {}) };
   if (init.csrf !== false) headers['x-csrf-token'] = init.csrf ?? session.csrf;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -84,7 +93,16 @@ describe('signing in to the dashboard', () => {
     const session = await signIn(gateway.url, merchant.secretKey);
     const setCookie = session.signIn.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$`));
-    expect(session.signIn.json).toMatchObject({ object: 'dashboard_session', kind: 'merchant', role: 'merchant', merchant_id: merchant.id, merchant_name: 'Session Shop', mode: 'test', modes: ['test'], operator_id: null });
+    expect(session.signIn.json).toMatchObject({
+      object: 'dashboard_session',
+      kind: 'merchant',
+      role: 'merchant',
+      merchant_id: merchant.id,
+      merchant_name: 'Session Shop',
+      mode: 'test',
+      modes: ['test'],
+      operator_id: null,
+    });
     expect(session.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(session.signIn.json.expires_at as string) - Date.parse(session.signIn.json.created_at as string)).toBe(12 * 3600 * 1000);
     expect(session.signIn.text).not.toContain(merchant.secretKey);
@@ -106,7 +124,8 @@ describe('signing in to the dashboard', () => {
   });
 
   it('when the key is unknown, an import key or missing, then it answers 401 or 403 and sets no cookie', async () => {
-    const post = (body: unknown) => call(gateway.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      call(gateway.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const unknown = await post({ api_key: 'sk_test_0000000000000000000000000000000' });
     expectProblem(unknown, 401, 'invalid_api_key');
     expect(unknown.headers.get('set-cookie')).toBeNull();
@@ -117,7 +136,10 @@ describe('signing in to the dashboard', () => {
     const signer = new InternalTokenSigner('importer', upstreams.importerKeys.privateKeyPem);
     const minted = await call(gateway.internalUrl, '/internal/api-keys', {
       method: 'POST',
-      headers: { authorization: `Bearer ${signer.sign('gateway', { merchantId: merchant.id, scopes: ['api_keys:mint'] })}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${signer.sign('gateway', { merchantId: merchant.id, scopes: ['api_keys:mint'] })}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ merchant_id: merchant.id, scopes: ['cde_import'], label: 'import job', mode: 'test' }),
     });
     expectProblem(await post({ api_key: minted.json.api_key }), 403, 'insufficient_scope');
@@ -125,7 +147,11 @@ describe('signing in to the dashboard', () => {
 
   it('when sign-in comes from another origin, then it answers 403 cross_origin_request', async () => {
     const merchant = await createMerchant('Origin Shop');
-    const refused = await call(gateway.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify({ api_key: merchant.secretKey }) });
+    const refused = await call(gateway.url, '/dashboard/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify({ api_key: merchant.secretKey }),
+    });
     expectProblem(refused, 403, 'cross_origin_request');
   });
 });
@@ -148,13 +174,33 @@ describe('requests signed with the session cookie', () => {
     const without = await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, csrf: false });
     expectProblem(without, 403, 'csrf_token_invalid');
     expect(without.json.field).toBe('X-CSRF-Token');
-    expectProblem(await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, csrf: `${session.csrf.slice(0, -1)}${session.csrf.endsWith('A') ? 'B' : 'A'}` }), 403, 'csrf_token_invalid');
+    expectProblem(
+      await withSession(gateway.url, session, '/webhook-endpoints', {
+        method: 'POST',
+        body,
+        csrf: `${session.csrf.slice(0, -1)}${session.csrf.endsWith('A') ? 'B' : 'A'}`,
+      }),
+      403,
+      'csrf_token_invalid',
+    );
     const other = await signIn(gateway.url, merchant.secretKey);
     expectProblem(await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, csrf: other.csrf }), 403, 'csrf_token_invalid');
-    expectProblem(await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, headers: { origin: 'https://evil.example' } }), 403, 'cross_origin_request');
-    expectProblem(await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, headers: { 'sec-fetch-site': 'cross-site' } }), 403, 'cross_origin_request');
+    expectProblem(
+      await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, headers: { origin: 'https://evil.example' } }),
+      403,
+      'cross_origin_request',
+    );
+    expectProblem(
+      await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, headers: { 'sec-fetch-site': 'cross-site' } }),
+      403,
+      'cross_origin_request',
+    );
 
-    const made = await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body, headers: { origin: 'https://api.vaultline.test', 'sec-fetch-site': 'same-origin' } });
+    const made = await withSession(gateway.url, session, '/webhook-endpoints', {
+      method: 'POST',
+      body,
+      headers: { origin: 'https://api.vaultline.test', 'sec-fetch-site': 'same-origin' },
+    });
     expect(made.status).toBe(201);
     expect(echoed(made)).toMatchObject({ method: 'POST', url: '/webhook-endpoints', auth: { merchantId: merchant.id } });
   });
@@ -163,7 +209,11 @@ describe('requests signed with the session cookie', () => {
     const merchant = await createMerchant('Key Shop');
     const other = await createMerchant('Cookie Shop');
     const session = await signIn(gateway.url, other.secretKey);
-    const made = await call(gateway.url, '/webhook-endpoints', { method: 'POST', headers: { 'x-api-key': merchant.secretKey, cookie: session.cookie, 'content-type': 'application/json' }, body: '{}' });
+    const made = await call(gateway.url, '/webhook-endpoints', {
+      method: 'POST',
+      headers: { 'x-api-key': merchant.secretKey, cookie: session.cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(made.status).toBe(201);
     expect(echoed(made).auth.merchantId).toBe(merchant.id);
   });
@@ -201,10 +251,22 @@ describe('test and live through a session', () => {
     const session = await signIn(gateway.url, merchant.secretKey);
     expect(echoed(await withSession(gateway.url, session, '/events', { csrf: false })).auth.mode).toBe('test');
 
-    expectProblem(await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live' }, csrf: false }), 403, 'csrf_token_invalid');
+    expectProblem(
+      await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live' }, csrf: false }),
+      403,
+      'csrf_token_invalid',
+    );
     expectProblem(await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live' } }), 403, 'mode_key_required');
-    expectProblem(await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live', api_key: merchant.secretKey } }), 422, 'mode_key_mismatch');
-    expectProblem(await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live', api_key: strangerLive.key } }), 422, 'mode_key_mismatch');
+    expectProblem(
+      await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live', api_key: merchant.secretKey } }),
+      422,
+      'mode_key_mismatch',
+    );
+    expectProblem(
+      await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live', api_key: strangerLive.key } }),
+      422,
+      'mode_key_mismatch',
+    );
     expect(echoed(await withSession(gateway.url, session, '/events', { csrf: false })).auth.mode).toBe('test');
 
     const switched = await withSession(gateway.url, session, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live', api_key: live.key } });
@@ -218,7 +280,11 @@ describe('test and live through a session', () => {
 
   it('when an operator session asks to switch mode, then it answers 403 mode_switch_not_allowed', async () => {
     const operator = await signIn(gateway.url, ADMIN_KEY);
-    expectProblem(await withSession(gateway.url, operator, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live' } }), 403, 'mode_switch_not_allowed');
+    expectProblem(
+      await withSession(gateway.url, operator, '/dashboard/session/mode', { method: 'POST', body: { mode: 'live' } }),
+      403,
+      'mode_switch_not_allowed',
+    );
   });
 });
 
@@ -231,13 +297,21 @@ describe('roles through a session', () => {
     const replay = await withSession(gateway.url, session, '/webhook-endpoints/we_1/deliveries/del_1/replay', { method: 'POST', body: {} });
     expect(replay.status).toBe(201);
     expect(echoed(replay).auth.scopes).toEqual(['merchant']);
-    expectProblem(await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body: { url: 'https://x.example' } }), 403, 'insufficient_scope');
+    expectProblem(
+      await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body: { url: 'https://x.example' } }),
+      403,
+      'insufficient_scope',
+    );
     expectProblem(await withSession(gateway.url, session, '/webhook-endpoints/we_1/rotate-secret', { method: 'POST', body: {} }), 403, 'insufficient_scope');
     expectProblem(await withSession(gateway.url, session, '/tokens', { method: 'POST', body: {} }), 403, 'insufficient_scope');
     expectProblem(await withSession(gateway.url, session, '/admin/merchants', { csrf: false }), 403, 'insufficient_scope');
     expectProblem(await withSession(gateway.url, session, `/admin/merchants/${merchant.id}/api-keys`, { method: 'POST', body: {} }), 403, 'insufficient_scope');
     // The same key in X-API-Key is held to the same rules.
-    expectProblem(await call(gateway.url, '/webhook-endpoints', { method: 'POST', headers: { 'x-api-key': key.key, 'content-type': 'application/json' }, body: '{}' }), 403, 'insufficient_scope');
+    expectProblem(
+      await call(gateway.url, '/webhook-endpoints', { method: 'POST', headers: { 'x-api-key': key.key, 'content-type': 'application/json' }, body: '{}' }),
+      403,
+      'insufficient_scope',
+    );
   });
 
   it("when an operator session calls a merchant route, then 403 insufficient_scope; the admin API answers it as the operator's key would", async () => {
@@ -245,7 +319,11 @@ describe('roles through a session', () => {
     expectProblem(await withSession(gateway.url, operator, '/events', { csrf: false }), 403, 'insufficient_scope');
     const listed = await withSession(gateway.url, operator, '/admin/merchants', { csrf: false });
     expect(listed.status).toBe(200);
-    expectProblem(await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'No Token' }, csrf: false }), 403, 'csrf_token_invalid');
+    expectProblem(
+      await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'No Token' }, csrf: false }),
+      403,
+      'csrf_token_invalid',
+    );
     const created = await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'Made In The Dashboard' } });
     expect(created.status).toBe(201);
   });
@@ -263,7 +341,7 @@ describe('service health for the operators', () => {
 });
 
 describe('the audit of changes made through a session', () => {
-  it("when a merchant session and an operator session change something, then each entry names the session (hash prefix), key, role, merchant and mode, and the audit filters by them", async () => {
+  it('when a merchant session and an operator session change something, then each entry names the session (hash prefix), key, role, merchant and mode, and the audit filters by them', async () => {
     const merchant = await createMerchant('Audited Shop');
     const session = await signIn(gateway.url, merchant.secretKey);
     const made = await withSession(gateway.url, session, '/webhook-endpoints', { method: 'POST', body: { url: 'https://audited.example/hooks' } });
@@ -273,14 +351,25 @@ describe('the audit of changes made through a session', () => {
     const entries = await auditEntries(`&merchant_id=${merchant.id}`, (entry) => entry.path === '/webhook-endpoints');
     const signInEntry = await auditEntries(`&merchant_id=${merchant.id}`, (entry) => entry.path === '/dashboard/session');
     const [change] = entries;
-    expect(change).toMatchObject({ via: 'dashboard_session', merchant_id: merchant.id, mode: 'test', role: 'merchant', method: 'POST', status: 201, operator_id: null });
+    expect(change).toMatchObject({
+      via: 'dashboard_session',
+      merchant_id: merchant.id,
+      mode: 'test',
+      role: 'merchant',
+      method: 'POST',
+      status: 201,
+      operator_id: null,
+    });
     expect(change!.session_id_prefix).toMatch(/^[0-9a-f]{12}$/);
     expect(change!.key_id).toEqual(expect.any(String));
     expect(signInEntry[0]).toMatchObject({ method: 'POST', status: 201, session_id_prefix: change!.session_id_prefix });
     // Reads are not changes: the GET /events is not there.
     const ofSession = await adminCall(gateway.url, ADMIN_KEY, `/admin/audit?limit=100&session_id_prefix=${change!.session_id_prefix}`);
     expectDocumented('get', '/admin/audit', ofSession);
-    expect((ofSession.json.data as AdminAuditEntry[]).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(['POST /dashboard/session', 'POST /webhook-endpoints']);
+    expect((ofSession.json.data as AdminAuditEntry[]).map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual([
+      'POST /dashboard/session',
+      'POST /webhook-endpoints',
+    ]);
 
     const operator = await signIn(gateway.url, ADMIN_KEY);
     await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'Audited By Session' } });
@@ -338,7 +427,11 @@ describe("the merchant's own keys (/api-keys)", () => {
   it('when a secret key issues a dashboard key, then the key is of its mode, shown once, listed by prefix, opens a session, and a revocation ends it', async () => {
     const merchant = await createMerchant('Key Keeper');
     const asMerchant = (path: string, method = 'GET', body?: unknown) =>
-      call(gateway.url, path, { method, headers: { 'x-api-key': merchant.secretKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      call(gateway.url, path, {
+        method,
+        headers: { 'x-api-key': merchant.secretKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const issued = await asMerchant('/api-keys', 'POST', { label: 'support desk' });
     expect(issued.status).toBe(201);
     expectDocumented('post', '/api-keys', issued);
@@ -367,7 +460,11 @@ describe("the merchant's own keys (/api-keys)", () => {
     const live = await issueKey(merchant.id, { mode: 'live', scope: 'dashboard', label: 'live support' });
     const testKeys = await call(gateway.url, '/api-keys', { headers: { 'x-api-key': merchant.secretKey } });
     expect((testKeys.json.data as Array<{ mode: string }>).map((key) => key.mode)).toEqual(['test']);
-    expectProblem(await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 404, 'api_key_not_found');
+    expectProblem(
+      await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }),
+      404,
+      'api_key_not_found',
+    );
     const own = (testKeys.json.data as Array<{ id: string }>)[0]!.id;
     expectProblem(await call(gateway.url, `/api-keys/${own}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 409, 'api_key_in_use');
     const other = await createMerchant('Other Keys');
@@ -377,7 +474,11 @@ describe("the merchant's own keys (/api-keys)", () => {
   it('when a secret key creates another secret key, then the new key calls the merchant API, and deleting the first with the second stops it at once; both changes are audited via api_key', async () => {
     const merchant = await createMerchant('Secret Keeper');
     const asKey = (key: string, path: string, method = 'GET', body?: unknown) =>
-      call(gateway.url, path, { method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      call(gateway.url, path, {
+        method,
+        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const created = await asKey(merchant.secretKey, '/api-keys', 'POST', { scope: 'merchant', label: 'shop backend' });
     expectDocumented('post', '/api-keys', created);
     expect(created.json).toMatchObject({ scopes: ['merchant'], mode: 'test', label: 'shop backend', rolled_from: null });
@@ -389,13 +490,22 @@ describe("the merchant's own keys (/api-keys)", () => {
     expectDocumented('delete', '/api-keys/{key_id}', deleted);
     expectProblem(await asKey(merchant.secretKey, '/events'), 401, 'invalid_api_key');
     const entries = await auditEntries(`&merchant_id=${merchant.id}&via=api_key`, (e) => e.path.startsWith('/api-keys'));
-    expect(entries.map((e) => [e.method, e.status, e.role])).toEqual(expect.arrayContaining([['POST', 201, 'merchant'], ['DELETE', 200, 'merchant']]));
+    expect(entries.map((e) => [e.method, e.status, e.role])).toEqual(
+      expect.arrayContaining([
+        ['POST', 201, 'merchant'],
+        ['DELETE', 200, 'merchant'],
+      ]),
+    );
   });
 
   it('when a key is rolled with an expiry, then the new key works at once and the old one until its expiry; rolled with none, the old one stops at once', async () => {
     const merchant = await createMerchant('Rolling Keys');
     const asKey = (key: string, path: string, method = 'GET', body?: unknown) =>
-      call(gateway.url, path, { method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      call(gateway.url, path, {
+        method,
+        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const [original] = (await asKey(merchant.secretKey, '/api-keys')).json.data as Array<{ id: string }>;
     const before = Date.now();
     const rolled = await asKey(merchant.secretKey, `/api-keys/${original!.id}/roll`, 'POST', { expires_in_seconds: 3600 });
@@ -413,7 +523,11 @@ describe("the merchant's own keys (/api-keys)", () => {
     expectProblem(await asKey(next, '/events'), 401, 'invalid_api_key');
     expect((await asKey(again.json.api_key as string, '/events')).status).toBe(200);
     expectProblem(await asKey(again.json.api_key as string, `/api-keys/${rolled.json.id as string}/roll`, 'POST', {}), 409, 'api_key_not_rollable');
-    expectProblem(await asKey(again.json.api_key as string, `/api-keys/${original!.id}/roll`, 'POST', { expires_in_seconds: 604_801 }), 422, 'validation_failed');
+    expectProblem(
+      await asKey(again.json.api_key as string, `/api-keys/${original!.id}/roll`, 'POST', { expires_in_seconds: 604_801 }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('when a merchant session issues a key, then the change is audited with the session', async () => {
@@ -433,7 +547,8 @@ describe('sign-ins per address', () => {
     const limited = await startGateway(upstreams, limitedStore, { DASHBOARD_SIGN_INS_PER_MINUTE: '2' }, { clock });
     try {
       const created = await adminCall(limited.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'Limited Shop' });
-      const attempt = (apiKey: string) => call(limited.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+      const attempt = (apiKey: string) =>
+        call(limited.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
       expectProblem(await attempt('sk_test_0000000000000000000000000000000'), 401, 'invalid_api_key');
       expect((await attempt(created.json.api_key as string)).status).toBe(201);
       const refused = await attempt(created.json.api_key as string);

@@ -7,7 +7,11 @@ import { startGateway, startUpstreams, type RunningGateway, type Upstreams } fro
 import { PUBLIC_BASE_URL, call, expectProblem } from './support/http-call';
 
 /** A GET as a browser sends it, the body as it came over the wire (fetch would decode it). */
-function rawGet(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers }, (res) => {
@@ -21,7 +25,11 @@ function rawGet(baseUrl: string, path: string, headers: Record<string, string> =
 }
 
 const decoded = (answer: { headers: Record<string, string | string[] | undefined>; body: Buffer }): Buffer =>
-  answer.headers['content-encoding'] === 'br' ? brotliDecompressSync(answer.body) : answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body;
+  answer.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(answer.body)
+    : answer.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(answer.body)
+      : answer.body;
 
 describe('the documentation the gateway serves without a key', () => {
   let upstreams: Upstreams;
@@ -78,7 +86,10 @@ describe('the documentation the gateway serves without a key', () => {
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(html.text).toContain(`data-spec="${spec}"`);
     const scripts = [...html.text.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
-    expect(scripts).toEqual([expect.stringMatching(/^\/docs\/assets\/redoc\.standalone\.js\?v=[\w-]{12}$/), expect.stringMatching(/^\/docs\/assets\/reference\.js\?v=[\w-]{12}$/)]);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/docs\/assets\/redoc\.standalone\.js\?v=[\w-]{12}$/),
+      expect.stringMatching(/^\/docs\/assets\/reference\.js\?v=[\w-]{12}$/),
+    ]);
     expect(html.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
     const policy = html.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("default-src 'none'");
@@ -92,17 +103,66 @@ describe('the documentation the gateway serves without a key', () => {
     expectProblem(await call(gateway.url, '/docs/assets/nothing.js'), 404, 'asset_not_found');
   });
 
-  it('when the guides are opened, then they link the reference and hold the quick start, every processor\'s test cards, the lifecycle, 3-D Secure and 3RI, webhooks and local webhooks, the dashboard, SDK, CLI and example shop, errors, idempotency, the test clock and test and live', async () => {
+  it("when the guides are opened, then they link the reference and hold the quick start, every processor's test cards, the lifecycle, 3-D Secure and 3RI, webhooks and local webhooks, the dashboard, SDK, CLI and example shop, errors, idempotency, the test clock and test and live", async () => {
     const guides = await call(gateway.url, '/docs/guides');
     expect(guides.status).toBe(200);
-    const sections = ['quick-start', 'test-cards', 'payment-lifecycle', 'three-d-secure', 'declines-and-routing', 'webhooks', 'local-webhooks', 'dashboard', 'sdk', 'cli', 'example-shop', 'errors', 'idempotency', 'test-clock', 'test-and-live'];
+    const sections = [
+      'quick-start',
+      'test-cards',
+      'payment-lifecycle',
+      'three-d-secure',
+      'declines-and-routing',
+      'webhooks',
+      'local-webhooks',
+      'dashboard',
+      'sdk',
+      'cli',
+      'example-shop',
+      'errors',
+      'idempotency',
+      'test-clock',
+      'test-and-live',
+    ];
     for (const id of sections) expect({ id, present: guides.text.includes(`id="${id}"`) }).toEqual({ id, present: true });
-    const simulator = ['4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 3063', '4000 0000 0000 3097', '4000 0084 0000 1629', '4000 0000 0000 3220', '4000 0000 0000 0259', '4000 0000 0000 0267', '4000 0000 0000 0119', '4000 0000 0000 5126', '4000 0000 0000 2685', '4000 0027 6000 3184', '4000 0000 0000 9979', '4000 0000 0000 0341', '5105 1051 0510 5100'];
-    const processors = ['4111 1111 1111 1111', '4917 6100 0000 0000', '4543 4740 0224 9996', '4000 0027 6000 3184', '4000 0000 0000 7726', '4242 4242 4242 4242'];
-    for (const card of [...simulator, ...processors]) expect({ card, copy: guides.text.includes(`data-copy="${card.replace(/ /g, '')}"`) }).toEqual({ card, copy: true });
+    const simulator = [
+      '4000 0000 0000 0002',
+      '4000 0000 0000 9995',
+      '4000 0000 0000 3063',
+      '4000 0000 0000 3097',
+      '4000 0084 0000 1629',
+      '4000 0000 0000 3220',
+      '4000 0000 0000 0259',
+      '4000 0000 0000 0267',
+      '4000 0000 0000 0119',
+      '4000 0000 0000 5126',
+      '4000 0000 0000 2685',
+      '4000 0027 6000 3184',
+      '4000 0000 0000 9979',
+      '4000 0000 0000 0341',
+      '5105 1051 0510 5100',
+    ];
+    const processors = [
+      '4111 1111 1111 1111',
+      '4917 6100 0000 0000',
+      '4543 4740 0224 9996',
+      '4000 0027 6000 3184',
+      '4000 0000 0000 7726',
+      '4242 4242 4242 4242',
+    ];
+    for (const card of [...simulator, ...processors])
+      expect({ card, copy: guides.text.includes(`data-copy="${card.replace(/ /g, '')}"`) }).toEqual({ card, copy: true });
     expect(guides.text).toContain('<h3>Stripe</h3>');
     expect(guides.text).toContain('3-D Secure Requestor Initiated');
-    for (const phrase of ['vaultline listen --forward-to http://localhost:4242/webhooks/vaultline', 'vaultline trigger payment.captured', '@vaultline/node', '@vaultline/cli', 'WEBHOOK_ALLOW_PRIVATE_URLS', 'payment.attempt_failed', 'amount.refund_pending']) expect(guides.text).toContain(phrase);
+    for (const phrase of [
+      'vaultline listen --forward-to http://localhost:4242/webhooks/vaultline',
+      'vaultline trigger payment.captured',
+      '@vaultline/node',
+      '@vaultline/cli',
+      'WEBHOOK_ALLOW_PRIVATE_URLS',
+      'payment.attempt_failed',
+      'amount.refund_pending',
+    ])
+      expect(guides.text).toContain(phrase);
     expect(guides.text).toContain('href="/docs"');
     expect(guides.text).toContain(`${PUBLIC_BASE_URL}/payments/one-off`);
     // One script, ours: the copy buttons (hidden until it runs).
@@ -113,7 +173,7 @@ describe('the documentation the gateway serves without a key', () => {
     expect(policy).toContain("script-src 'self';");
   });
 
-  it('when Redoc\'s bundle is fetched with Accept-Encoding br, gzip, then it comes compressed (gzip at first, brotli once ready), decodes to the same bytes, and is cached a year at its versioned address', async () => {
+  it("when Redoc's bundle is fetched with Accept-Encoding br, gzip, then it comes compressed (gzip at first, brotli once ready), decodes to the same bytes, and is cached a year at its versioned address", async () => {
     const page = await call(gateway.url, '/docs');
     const bundle = /src="(\/docs\/assets\/redoc\.standalone\.js\?v=[^"]+)"/.exec(page.text)![1]!;
     const identity = await rawGet(gateway.url, bundle);
@@ -122,10 +182,14 @@ describe('the documentation the gateway serves without a key', () => {
     const first = await rawGet(gateway.url, bundle, { 'accept-encoding': 'br, gzip' });
     expect(['br', 'gzip']).toContain(first.headers['content-encoding']);
     expect(decoded(first).equals(identity.body)).toBe(true);
-    const brotli = await waitFor(async () => {
-      const next = await rawGet(gateway.url, bundle, { 'accept-encoding': 'br, gzip' });
-      return next.headers['content-encoding'] === 'br' ? next : null;
-    }, 30_000, 20);
+    const brotli = await waitFor(
+      async () => {
+        const next = await rawGet(gateway.url, bundle, { 'accept-encoding': 'br, gzip' });
+        return next.headers['content-encoding'] === 'br' ? next : null;
+      },
+      30_000,
+      20,
+    );
     expect(decoded(brotli).equals(identity.body)).toBe(true);
     expect(brotli.body.length).toBeLessThan(identity.body.length * 0.35);
     expect(brotli.headers.etag).toMatch(/-br"$/);
@@ -138,7 +202,12 @@ describe('the documentation the gateway serves without a key', () => {
       const first = await rawGet(gateway.url, path, { 'accept-encoding': 'gzip' });
       // The reference's page is a few hundred bytes: not worth compressing.
       const encoding = path === '/docs' ? undefined : 'gzip';
-      expect({ path, encoding: first.headers['content-encoding'], vary: first.headers.vary, cache: first.headers['cache-control'] }).toEqual({ path, encoding, vary: 'Accept-Encoding', cache: 'no-cache' });
+      expect({ path, encoding: first.headers['content-encoding'], vary: first.headers.vary, cache: first.headers['cache-control'] }).toEqual({
+        path,
+        encoding,
+        vary: 'Accept-Encoding',
+        cache: 'no-cache',
+      });
       const again = await rawGet(gateway.url, path, { 'accept-encoding': 'gzip', 'if-none-match': String(first.headers.etag) });
       expect({ path, status: again.status, length: again.body.length }).toEqual({ path, status: 304, length: 0 });
     }
@@ -147,7 +216,7 @@ describe('the documentation the gateway serves without a key', () => {
     expect(parsed.paths['/payments/one-off']!.post!['x-codeSamples']!.map((sample) => sample.label)).toEqual(['curl', 'Node.js']);
   });
 
-  it('when a problem is answered, then its type is this gateway\'s /docs/errors#{code}, and that page has the anchor of every catalogued code', async () => {
+  it("when a problem is answered, then its type is this gateway's /docs/errors#{code}, and that page has the anchor of every catalogued code", async () => {
     const problem = await call(gateway.url, '/tokens');
     expectProblem(problem, 401, 'missing_api_key');
     expect(problem.json.type).toBe(`${PUBLIC_BASE_URL}/docs/errors#missing_api_key`);

@@ -55,7 +55,17 @@ describe('the merchant edge', () => {
       expect(result.headers.get('idempotent-replayed')).toBeNull();
       const echo = result.json as unknown as EchoBody;
       expect(echo.service).toBe('vault');
-      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test', keyId, merchantName: 'Edge shop', clientAddress: '127.0.0.1', trace: null });
+      expect(echo.auth).toEqual({
+        issuer: 'gateway',
+        merchantId,
+        scopes: ['merchant'],
+        requestId: 'req-edge-1',
+        mode: 'test',
+        keyId,
+        merchantName: 'Edge shop',
+        clientAddress: '127.0.0.1',
+        trace: null,
+      });
       expect(echo.url).toBe('/tokens?expand=card&x=1');
       expect(echo.raw).toBe(rawBody);
       expect(echo.headers['idempotency-key']).toBe('idem-1');
@@ -110,16 +120,47 @@ describe('the merchant edge', () => {
         expect({ path, service: result.json.service }).toEqual({ path, service });
       }
       // The harness's payment orchestrator is down: the gateway's answer names the service it tried.
-      for (const path of ['/payments/one-off', '/flow-matrix', '/flow-matrix/explain', '/flows', '/flows/my_flow', '/processor-accounts', '/processor-accounts/abc', '/customers', '/customers/abc/payment-methods', '/payment-methods/abc', '/disputes', '/disputes/abc']) {
+      for (const path of [
+        '/payments/one-off',
+        '/flow-matrix',
+        '/flow-matrix/explain',
+        '/flows',
+        '/flows/my_flow',
+        '/processor-accounts',
+        '/processor-accounts/abc',
+        '/customers',
+        '/customers/abc/payment-methods',
+        '/payment-methods/abc',
+        '/disputes',
+        '/disputes/abc',
+      ]) {
         const result = await call(gateway.url, path, { headers: withKey() });
-        expect({ path, status: result.status, detail: result.json.detail }).toEqual({ path, status: 503, detail: expect.stringContaining('payment-orchestrator') });
+        expect({ path, status: result.status, detail: result.json.detail }).toEqual({
+          path,
+          status: 503,
+          detail: expect.stringContaining('payment-orchestrator'),
+        });
       }
       expectProblem(await call(gateway.url, '/tokensx', { headers: withKey() }), 404, 'route_not_found');
       expectProblem(await call(gateway.url, '/flowsx', { headers: withKey() }), 404, 'route_not_found');
       // Processors' notifications carry no API key: they reach the orchestrator, which checks their signature.
-      const notification = await call(gateway.url, '/processor-notifications/adyen/abc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const notification = await call(gateway.url, '/processor-notifications/adyen/abc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect([notification.status, notification.json.detail]).toEqual([503, expect.stringContaining('payment-orchestrator')]);
-      for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts', '/customers', '/payment-methods/abc', '/disputes', '/settings/checkout']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
+      for (const merchantOnly of [
+        '/flow-matrix',
+        '/flows',
+        '/payments',
+        '/processor-accounts',
+        '/customers',
+        '/payment-methods/abc',
+        '/disputes',
+        '/settings/checkout',
+      ])
+        expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
     });
 
     it("when forwarding, then the merchant's Authorization arrives as X-Forward-Authorization and the destination key headers pass through", async () => {
@@ -150,14 +191,19 @@ describe('the merchant edge', () => {
     });
 
     it('when a merchant sends its own X-Forward-Authorization to another service, then it is dropped', async () => {
-      const echo = (await call(gateway.url, '/tokens', { headers: withKey({ 'x-forward-authorization': 'spoofed', authorization: 'Bearer merchant' }) })).json as unknown as EchoBody;
+      const echo = (await call(gateway.url, '/tokens', { headers: withKey({ 'x-forward-authorization': 'spoofed', authorization: 'Bearer merchant' }) }))
+        .json as unknown as EchoBody;
       expect(echo.headers['x-forward-authorization']).toBeUndefined();
       expect(echo.auth.merchantId).toBe(merchantId);
     });
 
     it('when the internal health, readiness or key routes are asked on the public port, then they answer 404 as unknown routes', async () => {
       for (const path of ['/internal/health', '/internal/ready']) expectProblem(await call(gateway.url, path), 404, 'route_not_found');
-      expectProblem(await call(gateway.url, '/internal/api-keys', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 404, 'route_not_found');
+      expectProblem(
+        await call(gateway.url, '/internal/api-keys', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }),
+        404,
+        'route_not_found',
+      );
     });
 
     it('when a service is called directly without a JWT or with a JWT for another audience, then it answers 401', async () => {
@@ -172,7 +218,8 @@ describe('the merchant edge', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(page.text).toContain('checkout');
-      const session = (await call(gateway.url, '/sessions/s1/card', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json as unknown as EchoBody;
+      const session = (await call(gateway.url, '/sessions/s1/card', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .json as unknown as EchoBody;
       expect(session.auth).toMatchObject({ merchantId: '__public__', scopes: ['public'] });
       expect(((await call(gateway.url, '/sdk/v1.js')).json as unknown as EchoBody).service).toBe('vault');
       // The page's favicon and an uploaded logo are public too: a page load asks for no keyed resource.
@@ -183,9 +230,21 @@ describe('the merchant edge', () => {
 
     it('when the body is over 1 MB, of an unsupported type or malformed JSON, then 413 and 415 come from the edge and 400 from the service', async () => {
       const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
-      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: big }), 413, 'payload_too_large');
-      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'text/plain' }), body: 'hi' }), 415, 'unsupported_media_type');
-      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{"a":' }), 400, 'malformed_json');
+      expectProblem(
+        await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: big }),
+        413,
+        'payload_too_large',
+      );
+      expectProblem(
+        await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'text/plain' }), body: 'hi' }),
+        415,
+        'unsupported_media_type',
+      );
+      expectProblem(
+        await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{"a":' }),
+        400,
+        'malformed_json',
+      );
     });
 
     it('when the route is unknown or uses dot segments, then it answers 404 route_not_found', async () => {
@@ -196,7 +255,11 @@ describe('the merchant edge', () => {
     });
 
     it('when the upstream is down (still refusing after GATEWAY_UPSTREAM_CONNECT_RETRY), then it answers 503 service_unavailable', async () => {
-      expectProblem(await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 503, 'service_unavailable');
+      expectProblem(
+        await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }),
+        503,
+        'service_unavailable',
+      );
     });
 
     it('when an upstream fails with a 500, then the problem passes through without a stack trace', async () => {
@@ -216,13 +279,25 @@ describe('the merchant edge', () => {
     });
 
     it('when a JSON route gets a form or text body, then the edge answers 415 naming application/json; /forward still takes a form', async () => {
-      const form = await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }), body: '{"amount":1250}' });
+      const form = await call(gateway.url, '/payments/one-off', {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }),
+        body: '{"amount":1250}',
+      });
       expectProblem(form, 415, 'unsupported_media_type');
       expect(form.json).toMatchObject({ field: 'Content-Type', detail: expect.stringContaining('application/json') });
       expect(form.json.detail).not.toContain('x-www-form-urlencoded');
-      const admin = await call(gateway.url, '/admin/merchants', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Shop' });
+      const admin = await call(gateway.url, '/admin/merchants', {
+        method: 'POST',
+        headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=Shop',
+      });
       expectProblem(admin, 415, 'unsupported_media_type');
-      const forward = await call(gateway.url, '/forward', { method: 'POST', headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }), body: 'card[number]={{ account_number }}' });
+      const forward = await call(gateway.url, '/forward', {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/x-www-form-urlencoded' }),
+        body: 'card[number]={{ account_number }}',
+      });
       expect((forward.json as unknown as EchoBody).service).toBe('forwarder');
     });
 
@@ -244,7 +319,11 @@ describe('the merchant edge, proxying to a service that does not answer', () => 
     upstreams.urls.vault = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const gateway = await startGateway(upstreams, new MemoryDocumentStore(), { GATEWAY_UPSTREAM_TIMEOUT: '250ms' });
     try {
-      const created = await call(gateway.url, '/admin/merchants', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Slow shop' }) });
+      const created = await call(gateway.url, '/admin/merchants', {
+        method: 'POST',
+        headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Slow shop' }),
+      });
 
       const started = Date.now();
       const answer = await call(gateway.url, '/tokens', { headers: { 'x-api-key': created.json.api_key as string } });

@@ -104,7 +104,7 @@ describe('the admin audit log', () => {
   });
 
   // A wrong admin key's attempts are gathered per address and minute: gateway-admin-edge.test.ts.
-  it('when an operator\'s action fails, then it is audited with its outcome', async () => {
+  it("when an operator's action fails, then it is audited with its outcome", async () => {
     const unknown = await as(ADMIN_KEY, '/admin/merchants/00000000-0000-7000-8000-000000000000');
     const [failed] = await auditWhere((e) => e.request_id === unknown.headers.get('x-request-id'));
     expect(failed).toMatchObject({ operator_name: 'bootstrap', status: 404, target_ids: ['00000000-0000-7000-8000-000000000000'] });

@@ -10,7 +10,12 @@ beforeAll(async () => {
   // The buckets' time stands still: however slowly the machine runs the calls, no bucket is topped up
   // between them (on a busy CI machine four calls took longer than a token's 2 s at 0.5 per second).
   const stillTime = new Date();
-  gateway = await startGateway(upstreams, new MemoryDocumentStore(), { RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '3' }, { clock: { now: () => stillTime } });
+  gateway = await startGateway(
+    upstreams,
+    new MemoryDocumentStore(),
+    { RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '3' },
+    { clock: { now: () => stillTime } },
+  );
 });
 
 afterAll(async () => {
@@ -41,7 +46,7 @@ describe('rate limits per API key at the edge', () => {
     expect(Number(refused.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(2);
   });
 
-  it('when one key is throttled, then another merchant\'s key still gets through', async () => {
+  it("when one key is throttled, then another merchant's key still gets through", async () => {
     const first = await aMerchant();
     const second = await aMerchant();
     for (let n = 0; n < 4; n++) await call(gateway.url, '/tokens', { headers: { 'x-api-key': first.apiKey } });
@@ -49,7 +54,7 @@ describe('rate limits per API key at the edge', () => {
     expect((await call(gateway.url, '/tokens', { headers: { 'x-api-key': second.apiKey } })).status).toBe(200);
   });
 
-  it('when an operator sets a merchant\'s rate_limit, then its keys get that bucket, the change is audited, and null goes back to the defaults', async () => {
+  it("when an operator sets a merchant's rate_limit, then its keys get that bucket, the change is audited, and null goes back to the defaults", async () => {
     const { id, apiKey } = await aMerchant();
 
     const patched = await admin(`/admin/merchants/${id}`, 'PATCH', { rate_limit: { per_second: 0.5, burst: 6 } });
@@ -61,7 +66,9 @@ describe('rate limits per API key at the edge', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
 
     const audit = await admin('/admin/audit');
-    expect(audit.json.data).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'PATCH', path: `/admin/merchants/${id}`, status: 200, target_ids: [id] })]));
+    expect(audit.json.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: 'PATCH', path: `/admin/merchants/${id}`, status: 200, target_ids: [id] })]),
+    );
 
     const reset = await admin(`/admin/merchants/${id}`, 'PATCH', { rate_limit: null });
     expect(reset.json.rate_limit).toBeNull();
@@ -75,6 +82,10 @@ describe('rate limits per API key at the edge', () => {
     expectProblem(zero, 422, 'validation_failed');
     expect(zero.json.field).toBe('rate_limit.per_second');
     expectProblem(await admin(`/admin/merchants/${id}`, 'PATCH', { rate_limit: { per_second: 5, burst: 1.5 } }), 422, 'validation_failed');
-    expectProblem(await admin('/admin/merchants/00000000-0000-4000-8000-000000000000', 'PATCH', { rate_limit: { per_second: 5, burst: 5 } }), 404, 'merchant_not_found');
+    expectProblem(
+      await admin('/admin/merchants/00000000-0000-4000-8000-000000000000', 'PATCH', { rate_limit: { per_second: 5, burst: 5 } }),
+      404,
+      'merchant_not_found',
+    );
   });
 });

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
     customers: nonNegativeInteger('CUSTOMERS', 100),
     cardsPerCustomer: nonNegativeInteger('CARDS_PER_CUSTOMER', 3),
     accountTag: env.ACCOUNT_TAG || undefined,
-    forwardingDestinations: (env.FORWARDING_DESTINATIONS ?? '').split(',').map((url) => url.trim()).filter(Boolean),
+    forwardingDestinations: (env.FORWARDING_DESTINATIONS ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
     allowHttpLoopbackDestinations: env.ALLOW_HTTP_LOOPBACK_DESTINATIONS === 'true',
     port: nonNegativeInteger('PORT', 12111),
   });
@@ -46,7 +49,9 @@ async function main(): Promise<void> {
     stopping = true;
     void simulator.stop().finally(() => {
       const cpu = process.cpuUsage(cpuAtListening);
-      console.log(`${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, outbound_forwards: simulator.stats.outboundForwards, idempotent_replays: simulator.stats.idempotentReplays, list_requests: simulator.stats.listRequests })}`);
+      console.log(
+        `${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, outbound_forwards: simulator.stats.outboundForwards, idempotent_replays: simulator.stats.idempotentReplays, list_requests: simulator.stats.listRequests })}`,
+      );
       process.exit(0);
     });
   };

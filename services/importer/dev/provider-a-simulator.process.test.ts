@@ -18,7 +18,9 @@ describe('the provider_a simulator in a process of its own', () => {
     let usage;
     try {
       expect(simulator.pid).not.toBe(process.pid);
-      const answer = await fetch(`${simulator.baseUrl}/v1/customers/cus_simown000001/payment_methods?type=card`, { headers: { authorization: `Bearer ${API_KEY}` } });
+      const answer = await fetch(`${simulator.baseUrl}/v1/customers/cus_simown000001/payment_methods?type=card`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      });
       expect(answer.status).toBe(200);
       const list = (await answer.json()) as { data: { id: string }[] };
       expect(list.data.map((method) => method.id)).toEqual([0, 1, 2].map((card) => paymentMethodId(1, card, 'own')));

@@ -90,7 +90,8 @@ export function spawnProviderASimulator(options: SimulatorProcessOptions): Promi
     }, options.startTimeoutMs ?? 30_000);
     void exited.then(() => {
       clearTimeout(timeout);
-      if (!listening) reject(new Error(`provider_a simulator process exited (code ${child.exitCode}) before listening: ${startupErrors.trim().split('\n')[0] ?? ''}`));
+      if (!listening)
+        reject(new Error(`provider_a simulator process exited (code ${child.exitCode}) before listening: ${startupErrors.trim().split('\n')[0] ?? ''}`));
     });
 
     createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -27,7 +27,12 @@ async function startDestination(): Promise<{ url: string; bodies: Record<string,
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cde-import`, bodies, headers, stop: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cde-import`,
+    bodies,
+    headers,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('the provider_a simulator, as strict as the documented platform', () => {
@@ -40,7 +45,11 @@ describe('the provider_a simulator, as strict as the documented platform', () =>
   const forward = async (fields: Record<string, string>, idempotencyKey?: string) => {
     const answer = await fetch(`${simulator.baseUrl}/v1/forwarding/requests`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-www-form-urlencoded', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body: new URLSearchParams(fields).toString(),
     });
     return { status: answer.status, headers: answer.headers, body: (await answer.json()) as PlatformAnswerBody };
@@ -108,7 +117,10 @@ describe('the provider_a simulator, as strict as the documented platform', () =>
         body: new URLSearchParams({ ...forwardOf(paymentMethodId(0, 0)), url: 'https://vault.example/cde-import' }).toString(),
       });
       expect(answer.status).toBe(400);
-      expect(((await answer.json()) as { error: { message: string; param: string } }).error).toMatchObject({ param: 'url', message: expect.stringContaining('not enabled') });
+      expect(((await answer.json()) as { error: { message: string; param: string } }).error).toMatchObject({
+        param: 'url',
+        message: expect.stringContaining('not enabled'),
+      });
       expect(() => strictSimulator.enableForwardingTo('http://vault.example/cde-import')).toThrow('https');
     } finally {
       await strictSimulator.stop();
@@ -123,7 +135,7 @@ describe('the provider_a simulator, as strict as the documented platform', () =>
     expect(unknown.body.error).toMatchObject({ code: 'parameter_unknown', param: 'destination' });
   });
 
-  it('when a card is forwarded twice, then only the first forward carries its security code; a card stored past the code\'s lifetime never does', async () => {
+  it("when a card is forwarded twice, then only the first forward carries its security code; a card stored past the code's lifetime never does", async () => {
     const pm = paymentMethodId(1, 1);
     await forward(forwardOf(pm));
     await forward(forwardOf(pm));

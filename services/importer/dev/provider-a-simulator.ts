@@ -229,12 +229,24 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
         object: 'list',
         url: '/v1/customers',
         has_more: page.hasMore,
-        data: page.indexes.map((i) => ({ id: customerId(i, tag), object: 'customer', created, livemode: false, name: `Customer ${i}`, email: null, metadata: {} })),
+        data: page.indexes.map((i) => ({
+          id: customerId(i, tag),
+          object: 'customer',
+          created,
+          livemode: false,
+          name: `Customer ${i}`,
+          email: null,
+          metadata: {},
+        })),
       });
     }
 
     const customerMethods = /^\/v1\/customers\/([^/]+)\/payment_methods$/.exec(url.pathname);
-    const customerParam = customerMethods ? decodeURIComponent(customerMethods[1]!) : url.pathname === '/v1/payment_methods' ? url.searchParams.get('customer') : null;
+    const customerParam = customerMethods
+      ? decodeURIComponent(customerMethods[1]!)
+      : url.pathname === '/v1/payment_methods'
+        ? url.searchParams.get('customer')
+        : null;
     if (req.method === 'GET' && customerParam !== null) {
       stats.listRequests += 1;
       onlyKnown(url.searchParams, customerMethods ? METHOD_LIST_PARAMS : [...METHOD_LIST_PARAMS, 'customer']);
@@ -274,7 +286,13 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
   }
 
   /** Runs a POST once per Idempotency-Key: the answer of an executed request is saved and replayed. */
-  async function idempotent(req: IncomingMessage, res: ServerResponse, path: string, text: string, execute: () => Promise<{ status: number; body: unknown }>): Promise<void> {
+  async function idempotent(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    text: string,
+    execute: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<void> {
     const key = header(req, 'idempotency-key');
     if (key === undefined) stats.postsWithoutIdempotencyKey += 1;
     if (key !== undefined && (key.length === 0 || key.length > 255)) throw invalid('Idempotency-Key must have 1 to 255 characters.');
@@ -292,7 +310,11 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
         return send(res, previous.status, previous.body, { 'idempotent-replayed': 'true' });
       }
       if (running.has(key)) {
-        throw invalid('There is currently another in-progress request using this idempotent key. Please try again later.', { code: 'idempotency_key_in_use' }, 409);
+        throw invalid(
+          'There is currently another in-progress request using this idempotent key. Please try again later.',
+          { code: 'idempotency_key_in_use' },
+          409,
+        );
       }
       running.add(key);
     }
@@ -400,7 +422,12 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
       return send(res, 200, { pending: failures.length });
     }
     if (req.method === 'GET' && url.pathname === `${CONTROL_PREFIX}/stats`) {
-      return send(res, 200, { ...stats, forwardsByPaymentMethod: undefined, forwardsWithCvc: undefined, stripeVersions: Object.fromEntries(stats.stripeVersions) });
+      return send(res, 200, {
+        ...stats,
+        forwardsByPaymentMethod: undefined,
+        forwardsWithCvc: undefined,
+        stripeVersions: Object.fromEntries(stats.stripeVersions),
+      });
     }
     throw invalid(`Unrecognized request URL (${req.method}: ${url.pathname}).`, {}, 404);
   }
@@ -506,11 +533,13 @@ function onlyKnown(query: URLSearchParams, known: string[]): void {
 function pageOf(query: URLSearchParams, size: number, indexOf: (id: string) => number | null, object: string): { indexes: number[]; hasMore: boolean } {
   const rawLimit = query.get('limit');
   const limit = rawLimit === null ? DEFAULT_LIMIT : Number(rawLimit);
-  if (!Number.isInteger(limit) || !/^\d+$/.test(rawLimit ?? '10')) throw invalid('Invalid integer: limit', { code: 'parameter_invalid_integer', param: 'limit' });
+  if (!Number.isInteger(limit) || !/^\d+$/.test(rawLimit ?? '10'))
+    throw invalid('Invalid integer: limit', { code: 'parameter_invalid_integer', param: 'limit' });
   if (limit < 1 || limit > MAX_LIMIT) throw invalid(`Invalid limit: must be between 1 and ${MAX_LIMIT}.`, { param: 'limit' });
   const after = query.get('starting_after');
   const before = query.get('ending_before');
-  if (after !== null && before !== null) throw invalid('You may only specify one of these parameters: starting_after, ending_before.', { param: 'ending_before' });
+  if (after !== null && before !== null)
+    throw invalid('You may only specify one of these parameters: starting_after, ending_before.', { param: 'ending_before' });
   const cursor = (param: string, id: string): number => {
     const index = indexOf(id);
     if (index === null || index >= size) throw invalid(`No such ${object}: '${id.slice(0, 60)}'`, { code: 'resource_missing', param });
@@ -552,7 +581,11 @@ function metadataOf(form: URLSearchParams): Record<string, string> {
 }
 
 /** Fills card.number / exp_month / exp_year / cvc / name of the JSON body, as the platform's replacements do. */
-function substitute(body: unknown, card: { number: string; exp_month: string | number; exp_year: string | number; cvc: string; name: string }, replacements: string[]): unknown {
+function substitute(
+  body: unknown,
+  card: { number: string; exp_month: string | number; exp_year: string | number; cvc: string; name: string },
+  replacements: string[],
+): unknown {
   if (typeof body !== 'object' || body === null) return body;
   const copy = { ...(body as Record<string, unknown>) };
   const target = typeof copy.card === 'object' && copy.card !== null ? { ...(copy.card as Record<string, unknown>) } : {};
@@ -586,6 +619,11 @@ function sendError(res: ServerResponse, refusal: PlatformRefusal): void {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'request-id': `req_${randomBytes(8).toString('hex')}`, ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'request-id': `req_${randomBytes(8).toString('hex')}`,
+    ...headers,
+  });
   res.end(text);
 }

@@ -96,7 +96,10 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
       settlePollMs: 100,
     },
   });
-  const scheduler = new ImportScheduler({ jobs, runImport: run, revokeImportKey: revokeKey, clock, log }, { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS });
+  const scheduler = new ImportScheduler(
+    { jobs, runImport: run, revokeImportKey: revokeKey, clock, log },
+    { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS },
+  );
 
   observeImportProgress(metrics, jobs);
 
@@ -130,7 +133,14 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
       await registerImportCollections(store);
       await assignTestModeToEarlierImports(store);
       relay = startOutboxRelay({ store, bus, logger, metrics });
-      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': tokenCreatedConsumer(accountFor) } });
+      consumer = await createEventConsumer({
+        bus,
+        store,
+        group: TOKEN_CREATED_GROUP,
+        logger,
+        interested: isImportTokenCreated,
+        handlers: { 'token.created': tokenCreatedConsumer(accountFor) },
+      });
       scheduler.start();
     },
     async stop() {
@@ -155,9 +165,14 @@ function observeImportProgress(metrics: ServiceMetrics, jobs: StoreImportJobRepo
     const running = await inProgress();
     return IN_PROGRESS.map((state) => ({ labels: { state }, value: running.filter((job) => job.state === state).length }));
   });
-  metrics.gauge(METRIC.importPaymentMethods, 'Payment methods of the import jobs in progress: found so far (total), imported, updated, failed.', ['count'], async () => {
-    const sums = { total: 0, imported: 0, updated: 0, failed: 0 };
-    for (const job of await inProgress()) for (const count of Object.keys(sums) as Array<keyof typeof sums>) sums[count] += job.counts[count];
-    return Object.entries(sums).map(([count, value]) => ({ labels: { count }, value }));
-  });
+  metrics.gauge(
+    METRIC.importPaymentMethods,
+    'Payment methods of the import jobs in progress: found so far (total), imported, updated, failed.',
+    ['count'],
+    async () => {
+      const sums = { total: 0, imported: 0, updated: 0, failed: 0 };
+      for (const job of await inProgress()) for (const count of Object.keys(sums) as Array<keyof typeof sums>) sums[count] += job.counts[count];
+      return Object.entries(sums).map(([count, value]) => ({ labels: { count }, value }));
+    },
+  );
 }

@@ -42,6 +42,8 @@ describe("the importer's token.created consumer under duplicate and reordered de
     expect(once.job).toMatchObject({ state: 'finished', counts: { total: 12, imported: 12, failed: 0 } });
     expect({ seed, failures: duplicating.failures, endState: duplicated }).toEqual({ seed, failures: [], endState: once });
     expect(duplicating.stats.redelivered).toBeGreaterThanOrEqual(12);
-    console.log(`duplicate delivery (importer, seed ${seed}): ${duplicating.stats.delivered} deliveries, ${duplicating.stats.redelivered} copies (${duplicating.stats.outOfOrder} out of order, ${duplicating.stats.concurrent} concurrent), end state identical`);
+    console.log(
+      `duplicate delivery (importer, seed ${seed}): ${duplicating.stats.delivered} deliveries, ${duplicating.stats.redelivered} copies (${duplicating.stats.outOfOrder} out of order, ${duplicating.stats.concurrent} concurrent), end state identical`,
+    );
   });
 });

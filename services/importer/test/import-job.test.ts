@@ -6,7 +6,13 @@ import { paymentMethodId } from '../dev/provider-a-catalogue';
 import { captureTopics } from '../../vault/test/vault-harness';
 import { MERCHANT, MERCHANT_TEST, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
 
-type JobBody = { id: string; state: string; counts: { total: number; imported: number; updated: number; failed: number }; failure_reason: string | null; failures: { reason: string; count: number }[] };
+type JobBody = {
+  id: string;
+  state: string;
+  counts: { total: number; imported: number; updated: number; failed: number };
+  failure_reason: string | null;
+  failures: { reason: string; count: number }[];
+};
 
 const startImport = async (fixture: ImportFixture, apiKey = PLATFORM_KEY) => {
   const answer = await fixture.call('POST', '/tokens/imports', { provider: 'provider_a', provider_a: { api_key: apiKey } });
@@ -38,12 +44,17 @@ describe('automatic import from provider_a', () => {
     expect(job).toMatchObject({ state: 'finished', counts: { total: 20, imported: 20, updated: 0, failed: 0 }, failure_reason: null });
     const tokens = await vaultTokens(fixture);
     expect(tokens.map((t) => t.business_key).sort()).toEqual(
-      Array.from({ length: 5 }, (_, c) => Array.from({ length: 4 }, (_, m) => paymentMethodId(c, m))).flat().sort(),
+      Array.from({ length: 5 }, (_, c) => Array.from({ length: 4 }, (_, m) => paymentMethodId(c, m)))
+        .flat()
+        .sort(),
     );
     await waitFor(() => events.events().some((e) => e.type === 'import.completed'));
     const types = events.events().map((e) => e.type);
     expect(types).toEqual(['import.started', 'import.completed']);
-    expect(events.events()[1]).toMatchObject({ merchant_id: MERCHANT, data: { import_id: created.id, state: 'finished', counts: { total: 20, imported: 20 } } });
+    expect(events.events()[1]).toMatchObject({
+      merchant_id: MERCHANT,
+      data: { import_id: created.id, state: 'finished', counts: { total: 20, imported: 20 } },
+    });
     await events.stop();
   });
 
@@ -88,7 +99,7 @@ describe('automatic import from provider_a', () => {
     await events.stop();
   });
 
-  it('when /cde-import refuses some cards, then they are counted as failed with the vault\'s reason code and the job still finishes', async () => {
+  it("when /cde-import refuses some cards, then they are counted as failed with the vault's reason code and the job still finishes", async () => {
     const refused = [paymentMethodId(0, 1), paymentMethodId(2, 0)];
     fixture = await startImportFixture({ simulator: { customers: 3, cardsPerCustomer: 2, invalidPaymentMethods: refused } });
     const created = await startImport(fixture);
@@ -184,7 +195,12 @@ describe('the import jobs API', () => {
       validateAgainstOpenApi('POST', '/tokens/imports', created.status, created.body),
       validateAgainstOpenApi('GET', '/tokens/imports/{import_id}', 200, ended),
       validateAgainstOpenApi('GET', '/tokens/imports', 200, (await fixture.call('GET', '/tokens/imports?limit=2')).body),
-      validateAgainstOpenApi('GET', '/tokens/imports/{import_id}', 404, (await fixture.call('GET', '/tokens/imports/00000000-0000-7000-8000-000000000000')).body),
+      validateAgainstOpenApi(
+        'GET',
+        '/tokens/imports/{import_id}',
+        404,
+        (await fixture.call('GET', '/tokens/imports/00000000-0000-7000-8000-000000000000')).body,
+      ),
       validateAgainstOpenApi('POST', '/tokens/imports', 422, (await fixture.call('POST', '/tokens/imports', { provider: 'nope' })).body),
     ];
     expect(checks.flatMap((c) => c.errors)).toEqual([]);

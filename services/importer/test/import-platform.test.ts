@@ -4,7 +4,14 @@ import { captureTopics } from '../../vault/test/vault-harness';
 import { PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
 
 type Counts = { total: number; imported: number; updated: number; failed: number; imported_without_security_code: number };
-type JobBody = { id: string; state: string; counts: Counts; failure_reason: string | null; failure_detail: string | null; failures: { reason: string; count: number }[] };
+type JobBody = {
+  id: string;
+  state: string;
+  counts: Counts;
+  failure_reason: string | null;
+  failure_detail: string | null;
+  failures: { reason: string; count: number }[];
+};
 
 const startImport = async (fixture: ImportFixture) => {
   const answer = await fixture.call('POST', '/tokens/imports', { provider: 'provider_a', provider_a: { api_key: PLATFORM_KEY } });

@@ -29,7 +29,13 @@ describe('the official SDK against the provider_a simulator', () => {
     });
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
     destinationUrl = `http://127.0.0.1:${(destination.address() as AddressInfo).port}/cde-import`;
-    simulator = await startProviderASimulator({ apiKey: KEY, customers: 5, cardsPerCustomer: 3, forwardingDestinations: [destinationUrl], allowHttpLoopbackDestinations: true });
+    simulator = await startProviderASimulator({
+      apiKey: KEY,
+      customers: 5,
+      cardsPerCustomer: 3,
+      forwardingDestinations: [destinationUrl],
+      allowHttpLoopbackDestinations: true,
+    });
     const { port } = new URL(simulator.baseUrl);
     sdk = new Stripe(KEY, { host: '127.0.0.1', port: Number(port), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
   });
@@ -38,9 +44,15 @@ describe('the official SDK against the provider_a simulator', () => {
     await new Promise<void>((resolve) => destination.close(() => resolve()));
   });
 
-  const sdkError = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected the SDK to throw'); }, (error: unknown) => error as Stripe.errors.StripeError);
+  const sdkError = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected the SDK to throw');
+      },
+      (error: unknown) => error as Stripe.errors.StripeError,
+    );
 
-  it('when the SDK lists customers page by page (limit, starting_after, ending_before), then it reads the simulator\'s list objects', async () => {
+  it("when the SDK lists customers page by page (limit, starting_after, ending_before), then it reads the simulator's list objects", async () => {
     const first = await sdk.customers.list({ limit: 2 });
     const second = await sdk.customers.list({ limit: 2, starting_after: first.data[1]!.id });
     const back = await sdk.customers.list({ limit: 2, ending_before: customerId(4) });
@@ -51,13 +63,18 @@ describe('the official SDK against the provider_a simulator', () => {
     expect(back.data.map((c) => c.id)).toEqual([customerId(2), customerId(3)]);
   });
 
-  it('when the SDK lists a customer\'s card payment methods, then they come with the card fields the SDK types declare', async () => {
+  it("when the SDK lists a customer's card payment methods, then they come with the card fields the SDK types declare", async () => {
     const page = await sdk.customers.listPaymentMethods(customerId(1), { type: 'card', limit: 2 });
     const rest = await sdk.customers.listPaymentMethods(customerId(1), { type: 'card', limit: 2, starting_after: page.data[1]!.id });
 
     expect(page.has_more).toBe(true);
     expect([...page.data, ...rest.data].map((pm) => pm.id)).toEqual([0, 1, 2].map((card) => paymentMethodId(1, card)));
-    expect(page.data[0]).toMatchObject({ object: 'payment_method', type: 'card', customer: customerId(1), card: { last4: expect.any(String), exp_month: expect.any(Number), exp_year: expect.any(Number) } });
+    expect(page.data[0]).toMatchObject({
+      object: 'payment_method',
+      type: 'card',
+      customer: customerId(1),
+      card: { last4: expect.any(String), exp_month: expect.any(Number), exp_year: expect.any(Number) },
+    });
   });
 
   it('when the SDK creates a forwarding request with an idempotency key, then the card reaches the destination once, metadata is kept, and the replay answers the same object', async () => {
@@ -72,7 +89,12 @@ describe('the official SDK against the provider_a simulator', () => {
     const forwarded = await sdk.forwarding.requests.create(params, { idempotencyKey: 'sdk-key-1' });
     const replayed = await sdk.forwarding.requests.create(params, { idempotencyKey: 'sdk-key-1' });
 
-    expect(forwarded).toMatchObject({ object: 'forwarding.request', payment_method: paymentMethodId(2, 0), metadata: { correlation_id: 'job_1' }, response_details: { status: 201 } });
+    expect(forwarded).toMatchObject({
+      object: 'forwarding.request',
+      payment_method: paymentMethodId(2, 0),
+      metadata: { correlation_id: 'job_1' },
+      response_details: { status: 201 },
+    });
     expect(replayed.id).toBe(forwarded.id);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ headers: { 'x-api-key': 'vk_job' }, body: { card: { number: simulator.cardFor(paymentMethodId(2, 0))!.number } } });
@@ -84,18 +106,33 @@ describe('the official SDK against the provider_a simulator', () => {
     expect(simulator.stats.stripeVersions.get(PROVIDER_A_API_VERSION)).toBeGreaterThan(0);
   });
 
-  it('when the simulator refuses, then the SDK reads its errors as the platform\'s: invalid request (code, param), authentication, idempotency and rate limit errors', async () => {
+  it("when the simulator refuses, then the SDK reads its errors as the platform's: invalid request (code, param), authentication, idempotency and rate limit errors", async () => {
     const unknown = await sdkError(sdk.customers.list({ limit: 2, page: 3 } as Stripe.CustomerListParams));
     const limit = await sdkError(sdk.customers.list({ limit: 101 }));
     const cursor = await sdkError(sdk.customers.list({ starting_after: 'cus_nobody' }));
     const destinationRefused = await sdkError(
-      sdk.forwarding.requests.create({ payment_method: paymentMethodId(0, 0), url: 'https://elsewhere.example/cde-import', replacements: ['card_number'], request: { body: '{}' } }),
+      sdk.forwarding.requests.create({
+        payment_method: paymentMethodId(0, 0),
+        url: 'https://elsewhere.example/cde-import',
+        replacements: ['card_number'],
+        request: { body: '{}' },
+      }),
     );
-    const wrongKey = await sdkError(new Stripe('sk_test_wrong', { host: '127.0.0.1', port: Number(new URL(simulator.baseUrl).port), protocol: 'http', maxNetworkRetries: 0 }).customers.list());
+    const wrongKey = await sdkError(
+      new Stripe('sk_test_wrong', {
+        host: '127.0.0.1',
+        port: Number(new URL(simulator.baseUrl).port),
+        protocol: 'http',
+        maxNetworkRetries: 0,
+      }).customers.list(),
+    );
     simulator.inject({ status: 429, count: 1 });
     const limited = await sdkError(sdk.customers.list());
     const reused = await sdkError(
-      sdk.forwarding.requests.create({ payment_method: paymentMethodId(0, 1), url: destinationUrl, replacements: ['card_number'], request: { body: '{}' } }, { idempotencyKey: 'sdk-key-1' }),
+      sdk.forwarding.requests.create(
+        { payment_method: paymentMethodId(0, 1), url: destinationUrl, replacements: ['card_number'], request: { body: '{}' } },
+        { idempotencyKey: 'sdk-key-1' },
+      ),
     );
 
     expect(unknown).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);

@@ -48,37 +48,61 @@ describe('test and live imports: a job belongs to the mode of the key that creat
   it.each([
     ['a test key', MERCHANT_LIVE, MERCHANT_TEST],
     ['a live key', MERCHANT_TEST, MERCHANT_LIVE],
-  ])('when %s asks for a job of the other mode, then it answers 404 import_not_found, as for another merchant\'s, and its list does not show it', async (_name, owner, other) => {
-    const created = await startImport(owner);
-    await jobEnds(owner, created.id);
+  ])(
+    "when %s asks for a job of the other mode, then it answers 404 import_not_found, as for another merchant's, and its list does not show it",
+    async (_name, owner, other) => {
+      const created = await startImport(owner);
+      await jobEnds(owner, created.id);
 
-    const read = await fixture.call('GET', `/tokens/imports/${created.id}`, undefined, other);
-    expect(read.status).toBe(404);
-    expect(read.body).toMatchObject({ code: 'import_not_found' });
-    const otherList = (await fixture.call('GET', '/tokens/imports?limit=100', undefined, other)).body.data as JobBody[];
-    expect(otherList.map((job) => job.id)).not.toContain(created.id);
-    expect(otherList.every((job) => job.livemode === (other.mode === 'live'))).toBe(true);
-    const ownList = (await fixture.call('GET', '/tokens/imports?limit=100', undefined, owner)).body.data as JobBody[];
-    expect(ownList.find((job) => job.id === created.id)).toMatchObject({ livemode: owner.mode === 'live' });
-  });
+      const read = await fixture.call('GET', `/tokens/imports/${created.id}`, undefined, other);
+      expect(read.status).toBe(404);
+      expect(read.body).toMatchObject({ code: 'import_not_found' });
+      const otherList = (await fixture.call('GET', '/tokens/imports?limit=100', undefined, other)).body.data as JobBody[];
+      expect(otherList.map((job) => job.id)).not.toContain(created.id);
+      expect(otherList.every((job) => job.livemode === (other.mode === 'live'))).toBe(true);
+      const ownList = (await fixture.call('GET', '/tokens/imports?limit=100', undefined, owner)).body.data as JobBody[];
+      expect(ownList.find((job) => job.id === created.id)).toMatchObject({ livemode: owner.mode === 'live' });
+    },
+  );
 });
 
 describe('import jobs written before modes (start-up migration)', () => {
   it('when the importer starts on them, then they are test-mode jobs: the test key reads them with livemode false, a live key gets 404', async () => {
     const fixture = await startImportFixture();
     try {
-      const { mode: _mode, ...earlier } = newImportJob({ id: '01900000-0000-7000-8000-0000000000e1', scope: MERCHANT_TEST, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() });
+      const { mode: _mode, ...earlier } = newImportJob({
+        id: '01900000-0000-7000-8000-0000000000e1',
+        scope: MERCHANT_TEST,
+        provider: 'provider_a',
+        sealedCredentials: 'sealed',
+        now: new Date(),
+      });
       const { sealed_credentials: _credentials, ...finished } = { ...earlier, state: 'finished' as const, finished_at: new Date().toISOString() };
       await insertWrittenBeforeModes<ImportJob>(fixture.importerStore, IMPORT_JOBS, [finished]);
       await insertWrittenBeforeModes<ImportItem>(fixture.importerStore, IMPORT_ITEMS, [
-        { id: '01900000-0000-7000-8000-0000000000e2', merchant_id: MERCHANT, job_id: finished.id, business_key: 'pm_1', outcome: 'imported', reason: null, recorded_at: new Date().toISOString() },
+        {
+          id: '01900000-0000-7000-8000-0000000000e2',
+          merchant_id: MERCHANT,
+          job_id: finished.id,
+          business_key: 'pm_1',
+          outcome: 'imported',
+          reason: null,
+          recorded_at: new Date().toISOString(),
+        },
       ]);
 
       await fixture.restartImporter();
 
-      expect((await fixture.call('GET', `/tokens/imports/${finished.id}`, undefined, MERCHANT_TEST)).body).toMatchObject({ id: finished.id, livemode: false, state: 'finished' });
+      expect((await fixture.call('GET', `/tokens/imports/${finished.id}`, undefined, MERCHANT_TEST)).body).toMatchObject({
+        id: finished.id,
+        livemode: false,
+        state: 'finished',
+      });
       expect((await fixture.call('GET', `/tokens/imports/${finished.id}`, undefined, MERCHANT_LIVE)).status).toBe(404);
-      expect(await fixture.importerStore.collection<ImportItem>(IMPORT_ITEMS).findOne(MERCHANT_TEST, { job_id: finished.id })).toMatchObject({ mode: 'test', business_key: 'pm_1' });
+      expect(await fixture.importerStore.collection<ImportItem>(IMPORT_ITEMS).findOne(MERCHANT_TEST, { job_id: finished.id })).toMatchObject({
+        mode: 'test',
+        business_key: 'pm_1',
+      });
       for (const collection of [IMPORT_JOBS, IMPORT_ITEMS]) {
         expect((await fixture.importerStore.collection(collection).listAcrossMerchants({ mode: null }, { limit: 10 })).items).toEqual([]);
       }

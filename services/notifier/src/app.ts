@@ -63,12 +63,16 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const metrics = metricsOf(runtime, 'notifier');
   // Every replica reads the whole queue: the alert takes one replica's sum, never the sum of replicas. The largest
   // endpoints by id, the others as `other`, so the series do not grow with merchants' endpoints.
-  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint (the largest; the rest as other).', ['endpoint'], async () =>
-    topReadings(
-      [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
-      'endpoint',
-      BACKLOG_TOP_ENDPOINTS,
-    ),
+  metrics.gauge(
+    METRIC.webhookBacklog,
+    'Webhook messages waiting for a delivery attempt, per endpoint (the largest; the rest as other).',
+    ['endpoint'],
+    async () =>
+      topReadings(
+        [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+        'endpoint',
+        BACKLOG_TOP_ENDPOINTS,
+      ),
   );
   // A webhook's first attempt continues the trace of the event that created it (see HandedOverContexts).
   const handedOver = new HandedOverContexts();
@@ -176,7 +180,10 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
 
 /** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made, endpoint = its bucket. */
 function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock'], logger: ServiceRuntime['logger']): AttemptDelivery {
-  const deliveries = metrics.counter(METRIC.webhookDeliveries, 'Webhook delivery attempts, per endpoint and outcome (delivered, failed).', ['endpoint', 'outcome']);
+  const deliveries = metrics.counter(METRIC.webhookDeliveries, 'Webhook delivery attempts, per endpoint and outcome (delivered, failed).', [
+    'endpoint',
+    'outcome',
+  ]);
   const failures = metrics.counter(METRIC.webhookFailures, 'Failed webhook delivery attempts, per endpoint.', ['endpoint']);
   return async (entry) => {
     const before = clock.now().toISOString();

@@ -6,7 +6,10 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy';
 /** WEBHOOK_RETRY_SCHEDULE_MS: comma-separated delays in ms before attempts 1…n (the first normally 0). */
 const retrySchedule = () =>
   z.string().transform((value, ctx) => {
-    const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
     if (items.length === 0 || items.some((item) => !/^\d+$/.test(item))) {
       ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of delays in milliseconds, such as 0,5000,300000' });
       return z.NEVER;

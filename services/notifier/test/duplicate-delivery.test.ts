@@ -23,9 +23,15 @@ describe("the notifier's merchant-event consumer under duplicate and reordered d
       const payment = newId();
       const token = newId();
       return [
-        eventMessage(tokenCreatedV1, { scope: { merchantId, mode: 'test' }, data: { token_id: token, business_key: null, scheme: 'VISA', fingerprint: 'fp_hmac_value', source: 'api', updated: false, correlation_id: null } }),
+        eventMessage(tokenCreatedV1, {
+          scope: { merchantId, mode: 'test' },
+          data: { token_id: token, business_key: null, scheme: 'VISA', fingerprint: 'fp_hmac_value', source: 'api', updated: false, correlation_id: null },
+        }),
         eventMessage(paymentCapturedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: payment }) }),
-        eventMessage(paymentFailedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: newId(), status: 'failed', amount: { requested: 700 }, failure_reason: 'declined' }) }),
+        eventMessage(paymentFailedV1, {
+          scope: { merchantId, mode: 'test' },
+          data: aPayment({ payment_id: newId(), status: 'failed', amount: { requested: 700 }, failure_reason: 'declined' }),
+        }),
         eventMessage(paymentCapturedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: payment, reference: 'order-43' }) }),
       ];
     });
@@ -37,7 +43,10 @@ describe("the notifier's merchant-event consumer under duplicate and reordered d
         const path = `/run-${++runs}`;
         const notifier = await startNotifier({ bus });
         for (const merchantId of MERCHANTS) {
-          const created = await notifier.call(merchantId, 'POST', '/webhook-endpoints', { url: `${receiver.url}${path}`, events: ['payment.captured', 'payment.failed', 'token.created'] });
+          const created = await notifier.call(merchantId, 'POST', '/webhook-endpoints', {
+            url: `${receiver.url}${path}`,
+            events: ['payment.captured', 'payment.failed', 'token.created'],
+          });
           expect(created.status).toBe(201);
         }
         const webhookIds = () => receiver.at(path).map((r) => r.headers['webhook-id'] ?? '');
@@ -48,7 +57,10 @@ describe("the notifier's merchant-event consumer under duplicate and reordered d
             // duration_ms is how long the receiver took: a measurement, not an outcome.
             ...(await endStateOf(notifier.store, [EVENTS, MESSAGES], { published, given: messages, ignoreFields: ['duration_ms'] })),
             // Each webhook as received (a duplicate would be a second entry); webhook ids are generated per message.
-            webhooksReceived: receiver.at(path).map((r) => normalizer(messages)(r.body)).sort(),
+            webhooksReceived: receiver
+              .at(path)
+              .map((r) => normalizer(messages)(r.body))
+              .sort(),
           }),
           stop: () => notifier.stop(),
         };

@@ -21,7 +21,8 @@ describe('GET /events/poll: the event log in recording order, waited for and res
     expectDocumented('GET', '/events/poll', response);
     return response;
   };
-  const logged = (merchant: string, count: number) => waitFor(async () => (await notifier.call(merchant, 'GET', '/events?limit=100')).body.data.length >= count, 20_000);
+  const logged = (merchant: string, count: number) =>
+    waitFor(async () => (await notifier.call(merchant, 'GET', '/events?limit=100')).body.data.length >= count, 20_000);
 
   it('when a reader waits on an empty log, then it gets the first event as soon as it is recorded', async () => {
     const m = 'm_poll_wait';

@@ -36,7 +36,14 @@ describe('merchant event log', () => {
       session_id: 'cs_1',
       payment_id: 'pay_0001',
       token_id: 'tok_1',
-      card: { masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: 12, expiry_year: 2030, cardholder_name: null, submitted_at: '2026-11-23T10:00:00.000Z' },
+      card: {
+        masked_account_number: '424242******4242',
+        scheme: 'VISA',
+        expiry_month: 12,
+        expiry_year: 2030,
+        cardholder_name: null,
+        submitted_at: '2026-11-23T10:00:00.000Z',
+      },
     });
     await waitFor(async () => (await notifier.call(m, 'GET', '/events')).body.data.length === 3);
 

@@ -74,7 +74,7 @@ describe('test and live webhooks: an endpoint receives only the events of the mo
     expect(liveDeliveries.body.data.map((d: { event_id: string; livemode: boolean }) => [d.event_id, d.livemode])).toEqual([[liveEvent, true]]);
   });
 
-  it('when each key lists endpoints and events, then it sees only its own mode\'s, with their livemode', async () => {
+  it("when each key lists endpoints and events, then it sees only its own mode's, with their livemode", async () => {
     const testEndpoint = await endpointFor(test, '/lists-test');
     const liveEndpoint = await endpointFor(live, '/lists-live');
     const testEvent = await notifier.publish(tokenDeletedV1, test, { token_id: 'tok_test' });
@@ -85,7 +85,9 @@ describe('test and live webhooks: an endpoint receives only the events of the mo
     const liveEvents = await notifier.call(live, 'GET', '/events');
     expectDocumented('GET', '/events', liveEvents);
     expect(liveEvents.body.data.map((e: { id: string; livemode: boolean }) => [e.id, e.livemode])).toEqual([[liveEvent, true]]);
-    expect((await notifier.call(test, 'GET', '/events')).body.data.map((e: { id: string; livemode: boolean }) => [e.id, e.livemode])).toEqual([[testEvent, false]]);
+    expect((await notifier.call(test, 'GET', '/events')).body.data.map((e: { id: string; livemode: boolean }) => [e.id, e.livemode])).toEqual([
+      [testEvent, false],
+    ]);
     const liveEndpoints = await notifier.call(live, 'GET', '/webhook-endpoints');
     expectDocumented('GET', '/webhook-endpoints', liveEndpoints);
     expect(liveEndpoints.body.data.map((e: { id: string; livemode: boolean }) => [e.id, e.livemode])).toEqual([[liveEndpoint.id, true]]);
@@ -95,37 +97,40 @@ describe('test and live webhooks: an endpoint receives only the events of the mo
   it.each([
     ['a live key', 'test', 'live'],
     ['a test key', 'live', 'test'],
-  ] as const)('when %s reaches for the other mode\'s endpoint, delivery and event, then every route answers 404 as for another merchant\'s, and nothing changes', async (_name, ownerMode, otherMode) => {
-    const owner = ownerMode === 'test' ? test : live;
-    const other = otherMode === 'test' ? test : live;
-    const endpoint = await endpointFor(owner, `/probe-${ownerMode}`);
-    const eventId = await notifier.publish(paymentCapturedV1, owner, aPayment());
-    const delivery = await succeededDelivery(owner, endpoint.id);
-    const before = (await notifier.call(owner, 'GET', `/webhook-endpoints/${endpoint.id}`)).body;
+  ] as const)(
+    "when %s reaches for the other mode's endpoint, delivery and event, then every route answers 404 as for another merchant's, and nothing changes",
+    async (_name, ownerMode, otherMode) => {
+      const owner = ownerMode === 'test' ? test : live;
+      const other = otherMode === 'test' ? test : live;
+      const endpoint = await endpointFor(owner, `/probe-${ownerMode}`);
+      const eventId = await notifier.publish(paymentCapturedV1, owner, aPayment());
+      const delivery = await succeededDelivery(owner, endpoint.id);
+      const before = (await notifier.call(owner, 'GET', `/webhook-endpoints/${endpoint.id}`)).body;
 
-    const probes: Array<[string, string, unknown?]> = [
-      ['GET', `/webhook-endpoints/${endpoint.id}`],
-      ['PATCH', `/webhook-endpoints/${endpoint.id}`, { url: `${receiver.url}/hijacked`, enabled: false }],
-      ['POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, {}],
-      ['GET', `/webhook-endpoints/${endpoint.id}/deliveries`],
-      ['GET', `/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}`],
-      ['POST', `/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/replay`],
-      ['GET', `/events/${eventId}`],
-      ['DELETE', `/webhook-endpoints/${endpoint.id}`],
-    ];
-    for (const [method, path, body] of probes) {
-      const answer = await notifier.call(other, method, path, body);
-      expect([method, path, answer.status]).toEqual([method, path, 404]);
-      expect(answer.body.code).toMatch(/_not_found$/);
-    }
+      const probes: Array<[string, string, unknown?]> = [
+        ['GET', `/webhook-endpoints/${endpoint.id}`],
+        ['PATCH', `/webhook-endpoints/${endpoint.id}`, { url: `${receiver.url}/hijacked`, enabled: false }],
+        ['POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, {}],
+        ['GET', `/webhook-endpoints/${endpoint.id}/deliveries`],
+        ['GET', `/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}`],
+        ['POST', `/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/replay`],
+        ['GET', `/events/${eventId}`],
+        ['DELETE', `/webhook-endpoints/${endpoint.id}`],
+      ];
+      for (const [method, path, body] of probes) {
+        const answer = await notifier.call(other, method, path, body);
+        expect([method, path, answer.status]).toEqual([method, path, 404]);
+        expect(answer.body.code).toMatch(/_not_found$/);
+      }
 
-    expect((await notifier.call(owner, 'GET', `/webhook-endpoints/${endpoint.id}`)).body).toEqual(before);
-    const stored = await notifier.store.collection<StoredDocument & { secrets: unknown[] }>(ENDPOINTS).get(owner, endpoint.id);
-    expect(stored).toMatchObject({ version: 1, mode: ownerMode });
-    expect(stored?.secrets).toHaveLength(1);
-    expect((await notifier.call(other, 'GET', '/webhook-endpoints')).body.data).toEqual([]);
-    expect((await notifier.call(other, 'GET', '/events')).body.data).toEqual([]);
-  });
+      expect((await notifier.call(owner, 'GET', `/webhook-endpoints/${endpoint.id}`)).body).toEqual(before);
+      const stored = await notifier.store.collection<StoredDocument & { secrets: unknown[] }>(ENDPOINTS).get(owner, endpoint.id);
+      expect(stored).toMatchObject({ version: 1, mode: ownerMode });
+      expect(stored?.secrets).toHaveLength(1);
+      expect((await notifier.call(other, 'GET', '/webhook-endpoints')).body.data).toEqual([]);
+      expect((await notifier.call(other, 'GET', '/events')).body.data).toEqual([]);
+    },
+  );
 
   it('when a live key replays a test delivery, then it answers 404 and nothing is sent again', async () => {
     const endpoint = await endpointFor(test, '/replay-guarded');
@@ -149,7 +154,11 @@ async function forgetModes(store: DocumentStore, collection: string): Promise<nu
   const { items } = await store.collection<StoredDocument>(collection).listAcrossMerchants({}, { limit: 100 });
   const merchantDocs = items.filter((doc) => doc.merchant_id !== SYSTEM_SCOPE);
   await store.transaction((uow) => merchantDocs.forEach((doc) => uow.delete(collection, { merchantId: doc.merchant_id, mode: doc.mode ?? 'test' }, doc.id)));
-  await insertWrittenBeforeModes(store, collection, merchantDocs.map(({ version: _version, mode: _mode, ...doc }) => doc));
+  await insertWrittenBeforeModes(
+    store,
+    collection,
+    merchantDocs.map(({ version: _version, mode: _mode, ...doc }) => doc),
+  );
   return merchantDocs.length;
 }
 
@@ -165,7 +174,9 @@ describe('a data directory written before modes (start-up migration)', () => {
       const created = await before.call(merchant, 'POST', '/webhook-endpoints', { url: `${receiver.url}/old` });
       const oldEvent = await before.publish(paymentCapturedV1, merchant, aPayment());
       await waitFor(() => receiver.at('/old').length === 1);
-      await waitFor(async () => (await before.call(merchant, 'GET', `/webhook-endpoints/${created.body.id}/deliveries?status=succeeded`)).body.data.length === 1);
+      await waitFor(
+        async () => (await before.call(merchant, 'GET', `/webhook-endpoints/${created.body.id}/deliveries?status=succeeded`)).body.data.length === 1,
+      );
       const forgotten = [];
       for (const collection of [ENDPOINTS, EVENTS, MESSAGES]) forgotten.push(await forgetModes(before.store, collection));
       expect(forgotten).toEqual([1, 1, 1]);

@@ -37,7 +37,14 @@ describe('webhook delivery', () => {
     const [request] = await waitFor(() => (receiver.at('/captured').length === 1 ? receiver.at('/captured') : null));
     const payload = new Webhook(endpoint.secret).verify(request!.body, request!.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
     expect(payload.type).toBe('payment.captured');
-    expect(payload.data).toMatchObject({ payment_id: 'pay_0001', status: 'captured', use_case: 'RECURRING', credential_id: 'cred_9', reference: 'order-42', masked_account_number: '424242******4242' });
+    expect(payload.data).toMatchObject({
+      payment_id: 'pay_0001',
+      status: 'captured',
+      use_case: 'RECURRING',
+      credential_id: 'cred_9',
+      reference: 'order-42',
+      masked_account_number: '424242******4242',
+    });
     expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
 
     const deliveries = await waitFor(async () => {
@@ -130,13 +137,16 @@ describe('webhook delivery', () => {
     expect(receiver.at('/redirect-target')).toHaveLength(0);
   });
 
-  it.each([429, 503])('when the receiver answers %i with Retry-After: 1, then the next attempt waits about a second instead of the 40 ms schedule', async (status) => {
-    receiver.on(`/throttle-${status}`, (_req, n) => (n === 1 ? { status, headers: { 'retry-after': '1' } } : { status: 200 }));
-    await endpointFor(`/throttle-${status}`);
-    await notifier.publish(paymentCapturedV1, merchant, aPayment());
-    const [first, second] = await waitFor(() => (receiver.at(`/throttle-${status}`).length === 2 ? receiver.at(`/throttle-${status}`) : null), 5_000);
-    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
-  });
+  it.each([429, 503])(
+    'when the receiver answers %i with Retry-After: 1, then the next attempt waits about a second instead of the 40 ms schedule',
+    async (status) => {
+      receiver.on(`/throttle-${status}`, (_req, n) => (n === 1 ? { status, headers: { 'retry-after': '1' } } : { status: 200 }));
+      await endpointFor(`/throttle-${status}`);
+      await notifier.publish(paymentCapturedV1, merchant, aPayment());
+      const [first, second] = await waitFor(() => (receiver.at(`/throttle-${status}`).length === 2 ? receiver.at(`/throttle-${status}`) : null), 5_000);
+      expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
+    },
+  );
 
   it('when a delivery is replayed, then the receiver gets the same webhook-id and body again, logged as a replay attempt', async () => {
     const endpoint = await endpointFor('/replay');

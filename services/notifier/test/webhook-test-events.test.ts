@@ -7,7 +7,7 @@ import { aPayment } from './support/events';
 import { expectDocumented } from './support/openapi';
 
 /** Issue 36: the dashboard's "Send a test event" and its Events page (an event's payload and where it went). */
-describe('test events and an event\'s deliveries', () => {
+describe("test events and an event's deliveries", () => {
   let notifier: Harness;
   let receiver: WebhookReceiver;
   let seq = 0;
@@ -56,13 +56,15 @@ describe('test events and an event\'s deliveries', () => {
     expect(other.id).not.toBe(endpoint.id);
   });
 
-  it('when an event went to two endpoints, then its deliveries list both with their attempts; an unknown event or another merchant\'s answers 404', async () => {
+  it("when an event went to two endpoints, then its deliveries list both with their attempts; an unknown event or another merchant's answers 404", async () => {
     const first = await endpointFor('/first');
     const second = await endpointFor('/second');
     const eventId = await notifier.publish(paymentCapturedV1, merchant, aPayment());
     const deliveries = await waitFor(async () => {
       const list = await notifier.call(merchant, 'GET', `/events/${eventId}/deliveries`);
-      return list.status === 200 && list.body.data.length === 2 && list.body.data.every((d: { status: string }) => d.status === 'succeeded') ? list.body.data : null;
+      return list.status === 200 && list.body.data.length === 2 && list.body.data.every((d: { status: string }) => d.status === 'succeeded')
+        ? list.body.data
+        : null;
     });
     expect(deliveries.map((d: { endpoint_id: string }) => d.endpoint_id).sort()).toEqual([first.id, second.id].sort());
     expect(deliveries[0].attempts[0]).toMatchObject({ status_code: 204 });

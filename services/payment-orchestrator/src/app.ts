@@ -44,10 +44,23 @@ import { abandonCheckoutSession } from './domain/payment/abandon-checkout-sessio
 import { createPayment } from './domain/payment/create-payment';
 import { createSubsequentPayment } from './domain/payment/create-subsequent-payment';
 import { createEarlierPayment } from './domain/earlier/create-earlier-payment';
-import { createCustomer, getCustomer, getPaymentMethod, listCustomerPaymentMethods, listCustomers, revokePaymentMethod } from './domain/customers/manage-customers';
+import {
+  createCustomer,
+  getCustomer,
+  getPaymentMethod,
+  listCustomerPaymentMethods,
+  listCustomers,
+  revokePaymentMethod,
+} from './domain/customers/manage-customers';
 import { storePaymentMethod } from './domain/customers/store-payment-method';
 import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/flows/manage-flows';
-import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/processor-accounts/manage-processor-accounts';
+import {
+  createProcessorAccount,
+  deleteProcessorAccount,
+  getProcessorAccount,
+  listProcessorAccounts,
+  updateProcessorAccount,
+} from './domain/processor-accounts/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment/payment-runner';
 import type { TransactionRunner } from '@vaultline/store';
 import type { Payment } from './domain/payment/payment';
@@ -145,12 +158,26 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       forwardedHeaders: forwardedHeadersOf(Object.values(plugins).map((plugin) => plugin.manifest)),
     });
   const notifications = new StoreProcessorNotificationRepository(store);
-  const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const directory = processorDirectory({
+    plugins,
+    builtIn: processors,
+    accounts,
+    notifications,
+    sealer,
+    transport,
+    clock,
+    maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
+  });
   const bucketMs = bucketMsOf(config.routing.windowMs);
   const routing: RoutingPorts = {
     stats: new CachedRoutingStatsRepository(new StoreRoutingStatsRepository(store, bucketMs), clock, { ttlMs: config.routing.statsCacheMs, bucketMs }),
     random: overrides.random ?? Math.random,
-    settings: { windowMs: config.routing.windowMs, halfLifeMs: config.routing.halfLifeMs, explorationShare: config.routing.explorationShare, minAttempts: config.routing.minAttempts },
+    settings: {
+      windowMs: config.routing.windowMs,
+      halfLifeMs: config.routing.halfLifeMs,
+      explorationShare: config.routing.explorationShare,
+      minAttempts: config.routing.minAttempts,
+    },
     retryLimits: config.retryLimits,
     clock,
     onStatsError: (error) => logger.warn({ err: error }, 'routing counts could not be stored; later success-rate decisions see fewer outcomes'),
@@ -230,9 +257,25 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         sessionLifetimeMs: config.sessionLifetimeMs,
         checkoutUrlOf: (sessionId) => hostedPageUrl(runtime.publicBaseUrl, sessionId),
       });
-      const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory, retryLimits: config.retryLimits });
+      const subsequentPayment = createSubsequentPayment({
+        ...requestPorts,
+        payments,
+        credentials,
+        flows,
+        matrices,
+        directory,
+        retryLimits: config.retryLimits,
+      });
       earlierPaymentRoutes(router, {
-        createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
+        createEarlierPayment: createEarlierPayment({
+          customers,
+          paymentMethods,
+          flows,
+          matrices,
+          directory,
+          createPayment: newPayment,
+          createSubsequentPayment: subsequentPayment,
+        }),
         runPayment,
       });
       const customerPorts = { customers, paymentMethods, transaction, clock };
@@ -256,7 +299,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       reportRoutes(router, { reportPayments: reportPayments({ payments, transactions, refunds, disputes }), clock });
       afterSaleRoutes(router, {
         cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
-        createRefund: createRefund({ payments, refunds, paymentRequests, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
+        createRefund: createRefund(
+          { payments, refunds, paymentRequests, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs },
+          (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id),
+        ),
         getRefund: getRefund({ refunds }),
         listRefunds: listRefunds({ refunds }),
         listPaymentRefunds: listPaymentRefunds({ payments, refunds }),
@@ -278,15 +324,22 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         acceptDispute: acceptDispute({ payments, disputes, directory, transaction, clock }),
         submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
-      earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
+      earlyFraudWarningRoutes(router, {
+        getEarlyFraudWarning: getEarlyFraudWarning({ warnings }),
+        listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }),
+      });
       processorRoutes(router, plugins);
-      processorAccountRoutes(router, {
-        createProcessorAccount: createProcessorAccount(accountPorts),
-        getProcessorAccount: getProcessorAccount(accountPorts),
-        listProcessorAccounts: listProcessorAccounts(accountPorts),
-        updateProcessorAccount: updateProcessorAccount(accountPorts),
-        deleteProcessorAccount: deleteProcessorAccount({ ...accountPorts, flows }),
-      }, accountPorts.policy);
+      processorAccountRoutes(
+        router,
+        {
+          createProcessorAccount: createProcessorAccount(accountPorts),
+          getProcessorAccount: getProcessorAccount(accountPorts),
+          listProcessorAccounts: listProcessorAccounts(accountPorts),
+          updateProcessorAccount: updateProcessorAccount(accountPorts),
+          deleteProcessorAccount: deleteProcessorAccount({ ...accountPorts, flows }),
+        },
+        accountPorts.policy,
+      );
       processorNotificationRoutes(router, {
         receive: receiveProcessorNotification(
           {
@@ -301,9 +354,19 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             recordDispute: recordDisputes,
             recordEarlyFraudWarning: recordWarnings,
             settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
-            voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
+            voidStray: voidStrayAuthorization({
+              payments,
+              transactions,
+              directory,
+              transaction,
+              clock,
+              settle: (scope, paymentId) => runner.run(scope, paymentId),
+            }),
             notifiedAuthentication: notifiedAuthentication({ payments, transaction, clock, run: (scope, paymentId) => runner.run(scope, paymentId) }),
-            afterSale: afterSaleNotifications({ settleVoid: settleVoidByNotification(afterSalePorts), wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund) }),
+            afterSale: afterSaleNotifications({
+              settleVoid: settleVoidByNotification(afterSalePorts),
+              wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund),
+            }),
           },
           (processor) => plugins[processor]?.notifications?.verify,
         ),

@@ -87,7 +87,9 @@ export const paymentOrchestratorConfigSchema = z
     sessionLifetimeMs: env.PAYMENT_SESSION_LIFETIME_MS,
     workerPollMs: env.PAYMENT_WORKER_POLL_MS,
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
-    processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS, refund_delay_ms: env.PROCESSOR_SIMULATOR_REFUND_DELAY_MS } } satisfies ProcessorOptions,
+    processors: {
+      simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS, refund_delay_ms: env.PROCESSOR_SIMULATOR_REFUND_DELAY_MS },
+    } satisfies ProcessorOptions,
     authorizationValidityMs: env.AUTHORIZATION_VALIDITY_SECONDS * 1_000,
     afterSalePollMs: env.AFTER_SALE_WORKER_POLL_MS,
     maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
@@ -98,7 +100,9 @@ export const paymentOrchestratorConfigSchema = z
       perAccount: { ratePerSecond: env.PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT, burst: env.PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT },
     } satisfies NotificationLimits,
     processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
-    extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
+    extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
     routing: {
       windowMs: env.ROUTING_STATS_WINDOW,
       halfLifeMs: env.ROUTING_STATS_HALF_LIFE,
@@ -112,7 +116,11 @@ export const paymentOrchestratorConfigSchema = z
       mastercardPer30Days: env.MIT_RETRIES_MASTERCARD_PER_30_DAYS,
       otherPer30Days: env.MIT_RETRIES_OTHER_PER_30_DAYS,
     } satisfies RetryLimits,
-    secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),
+    secretKey: loadKey({
+      variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY',
+      value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY,
+      file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path,
+    }),
   }));
 
 export type PaymentOrchestratorConfig = z.infer<typeof paymentOrchestratorConfigSchema>;

@@ -15,13 +15,21 @@ let card: string;
 
 /** No forwarder here: this transport fills the placeholders with the test's card and sends to the stand-ins. */
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments') }).forward(request),
+  forward: (request) =>
+    placeholderTransport(
+      { '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+      { integerExpiry: !request.url.endsWith('/v69/payments') },
+    ).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
 beforeAll(async () => {
   adyenPsp = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
-  cko = await startCheckoutStandIn({ secretKey: checkoutCredentials.secret_key, processingChannelId: checkoutCredentials.processing_channel_id, webhookSecret: checkoutCredentials.webhook_secret });
+  cko = await startCheckoutStandIn({
+    secretKey: checkoutCredentials.secret_key,
+    processingChannelId: checkoutCredentials.processing_channel_id,
+    webhookSecret: checkoutCredentials.webhook_secret,
+  });
 });
 afterAll(async () => {
   await Promise.all([adyenPsp.stop(), cko.stop()]);
@@ -46,7 +54,10 @@ async function routeToAccount(processor: 'adyen' | 'checkout', captureMode: 'aut
   });
   expect(created.status).toBe(201);
   const name = `${processor}-${captureMode}`;
-  const steps = [{ kind: 'authorization', processor: created.body.id, fallback: [] }, { kind: 'capture', processor: created.body.id }];
+  const steps = [
+    { kind: 'authorization', processor: created.body.id, fallback: [] },
+    { kind: 'capture', processor: created.body.id },
+  ];
   expect((await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps })).status).toBe(201);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
   card = processor === 'adyen' ? ADYEN_TEST_CARDS.approved : CHECKOUT_TEST_CARDS.approved;
@@ -62,11 +73,12 @@ const deliverCheckout = async (account: string, webhook: { rawBody: string; sign
   expect((await h.postPublic(`/processor-notifications/checkout/${account}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
   await h.settle();
 };
-const lastAdyenNotification = (eventCode: string) => [...adyenPsp.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === eventCode)!;
+const lastAdyenNotification = (eventCode: string) =>
+  [...adyenPsp.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === eventCode)!;
 const lastCheckoutWebhook = (type: string) => [...cko.webhooks].reverse().find((w) => (JSON.parse(w.rawBody) as { type: string }).type === type)!;
 
 describe('cancel on real processors (stand-ins)', () => {
-  it('when an Adyen authorization is canceled, then /cancels is sent with the void\'s idempotency key, the payment is canceling until the CANCELLATION notification, then canceled once', async () => {
+  it("when an Adyen authorization is canceled, then /cancels is sent with the void's idempotency key, the payment is canceling until the CANCELLATION notification, then canceled once", async () => {
     const account = await routeToAccount('adyen', 'manual');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
     expect(payment.status).toBe('authorized');
@@ -132,7 +144,12 @@ describe('refunds on real processors (stand-ins)', () => {
     await h.settle();
     const sent = adyenPsp.refunds.at(-1)!;
     expect(sent.headers['idempotency-key']).toBe(`${payment.id}:refund:${refund.id}`);
-    expect(sent.body).toEqual({ merchantAccount: 'ShopECOM', amount: { currency: 'EUR', value: 500 }, reference: refund.id, merchantRefundReason: 'CUSTOMER REQUEST' });
+    expect(sent.body).toEqual({
+      merchantAccount: 'ShopECOM',
+      amount: { currency: 'EUR', value: 500 },
+      reference: refund.id,
+      merchantRefundReason: 'CUSTOMER REQUEST',
+    });
     expect((await get(`/refunds/${refund.id}`)).status).toBe('pending');
 
     const notification = lastAdyenNotification('REFUND');
@@ -146,7 +163,11 @@ describe('refunds on real processors (stand-ins)', () => {
     await deliverAdyen(account, adyenNotification({ ...unsigned, eventCode: 'REFUNDED_REVERSED' }, HMAC_KEY));
     expect(await get(`/refunds/${refund.id}`)).toMatchObject({ status: 'failed', failure_reason: 'refund_reversed' });
     expect((await get(`/payments/${payment.id}`)).amount).toMatchObject({ refunded: 0 });
-    expect(h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type)).toEqual(['refund.created', 'refund.succeeded', 'refund.failed']);
+    expect(h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type)).toEqual([
+      'refund.created',
+      'refund.succeeded',
+      'refund.failed',
+    ]);
   });
 
   it('when Adyen reports the refund failed (REFUND success false), then the refund fails and its amount is refundable again', async () => {

@@ -1,4 +1,15 @@
-import { CARDS, LIVE_MERCHANT, MERCHANT, OTHER_MERCHANT, eventsOf, oneOff, startOrchestrator, startWithManualCaptureRule, type Harness, type Json } from './support/orchestrator-harness';
+import {
+  CARDS,
+  LIVE_MERCHANT,
+  MERCHANT,
+  OTHER_MERCHANT,
+  eventsOf,
+  oneOff,
+  startOrchestrator,
+  startWithManualCaptureRule,
+  type Harness,
+  type Json,
+} from './support/orchestrator-harness';
 
 /** 4000000000005126: captured normally, every refund of it fails. */
 const REFUND_FAILS = '400000******5126';
@@ -22,13 +33,17 @@ const capturedPayment = async (amount = 1250, masked: string = CARDS.approved): 
   expect(payment.status).toBe('captured');
   return payment;
 };
-const refundEvents = (paymentId: string) => h.events.filter((e) => e.type.startsWith('refund.') && e.data.payment_id === paymentId).map((e) => [e.type, e.data.status]);
+const refundEvents = (paymentId: string) =>
+  h.events.filter((e) => e.type.startsWith('refund.') && e.data.payment_id === paymentId).map((e) => [e.type, e.data.status]);
 
 describe('cancel an authorization', () => {
   it('when an authorized manual-capture payment is canceled, then it is canceled by the merchant, the void is a transaction and payment.canceled is published', async () => {
     const payment = await authorizedPayment();
     const canceled = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/cancel`, { reference: 'order-cancel-1' });
-    expect(canceled).toMatchObject({ status: 200, body: { id: payment.id, status: 'canceled', cancellation_reason: 'requested_by_merchant', amount: { requested: 1250, authorized: 1250 } } });
+    expect(canceled).toMatchObject({
+      status: 200,
+      body: { id: payment.id, status: 'canceled', cancellation_reason: 'requested_by_merchant', amount: { requested: 1250, authorized: 1250 } },
+    });
     const transactions = (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data;
     expect(transactions.map((t: Json) => [t.kind, t.status])).toEqual([
       ['authorization', 'succeeded'],
@@ -47,7 +62,10 @@ describe('cancel an authorization', () => {
 
   it('when a consumer-present payment is canceled before a card was entered, then it is canceled and a card submitted afterwards changes nothing', async () => {
     const created = (await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff())).body;
-    expect(await h.call(MERCHANT, 'POST', `/payments/${created.id}/cancel`)).toMatchObject({ status: 200, body: { status: 'canceled', cancellation_reason: 'requested_by_merchant' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${created.id}/cancel`)).toMatchObject({
+      status: 200,
+      body: { status: 'canceled', cancellation_reason: 'requested_by_merchant' },
+    });
     await h.submitCard(created);
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body).toMatchObject({ status: 'canceled' });
@@ -115,14 +133,41 @@ describe('expiring authorizations', () => {
 });
 
 describe('refunds', () => {
-  it('when part of a captured payment is refunded, then 201 with a pending refund; it succeeds after the simulator\'s delay, and the payment shows amount.refunded and stays captured', async () => {
+  it("when part of a captured payment is refunded, then 201 with a pending refund; it succeeds after the simulator's delay, and the payment shows amount.refunded and stays captured", async () => {
     const payment = await capturedPayment();
-    const created = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 500, currency_code: 'EUR', reference: 'rma-1', reason: 'requested_by_customer' });
+    const created = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, {
+      amount: 500,
+      currency_code: 'EUR',
+      reference: 'rma-1',
+      reason: 'requested_by_customer',
+    });
     expect(created).toMatchObject({
       status: 201,
-      body: { object: 'refund', payment_id: payment.id, amount: 500, currency_code: 'EUR', status: 'pending', failure_reason: null, reason: 'requested_by_customer', reference: 'rma-1', livemode: false },
+      body: {
+        object: 'refund',
+        payment_id: payment.id,
+        amount: 500,
+        currency_code: 'EUR',
+        status: 'pending',
+        failure_reason: null,
+        reason: 'requested_by_customer',
+        reference: 'rma-1',
+        livemode: false,
+      },
     });
-    expect(Object.keys(created.body).sort()).toEqual(['amount', 'created_at', 'currency_code', 'failure_reason', 'id', 'livemode', 'object', 'payment_id', 'reason', 'reference', 'status']);
+    expect(Object.keys(created.body).sort()).toEqual([
+      'amount',
+      'created_at',
+      'currency_code',
+      'failure_reason',
+      'id',
+      'livemode',
+      'object',
+      'payment_id',
+      'reason',
+      'reference',
+      'status',
+    ]);
     await h.advance(200);
     expect((await h.call(MERCHANT, 'GET', `/refunds/${created.body.id}`)).body).toMatchObject({ status: 'succeeded' });
     expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'captured', amount: { captured: 1250, refunded: 500 } });
@@ -135,17 +180,29 @@ describe('refunds', () => {
   it('when no amount is given, then the refund takes the rest of the refundable amount; one cent more than refundable answers 422 amount_exceeds_refundable', async () => {
     const payment = await capturedPayment();
     expect((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 250 })).status).toBe(201);
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1001 })).toMatchObject({ status: 422, body: { code: 'amount_exceeds_refundable', field: 'amount' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1001 })).toMatchObject({
+      status: 422,
+      body: { code: 'amount_exceeds_refundable', field: 'amount' },
+    });
     expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, {})).toMatchObject({ status: 201, body: { amount: 1000 } });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1 })).toMatchObject({ status: 422, body: { code: 'amount_exceeds_refundable' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1 })).toMatchObject({
+      status: 422,
+      body: { code: 'amount_exceeds_refundable' },
+    });
   });
 
   it('when the payment is not captured, then 409 refund_not_allowed; another currency answers 422 currency_mismatch', async () => {
     const authorized = await authorizedPayment();
     expect(await h.call(MERCHANT, 'POST', `/payments/${authorized.id}/refunds`, {})).toMatchObject({ status: 409, body: { code: 'refund_not_allowed' } });
     const captured = await capturedPayment();
-    expect(await h.call(MERCHANT, 'POST', `/payments/${captured.id}/refunds`, { amount: 100, currency_code: 'USD' })).toMatchObject({ status: 422, body: { code: 'currency_mismatch', field: 'currency_code' } });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${captured.id}/refunds`, { reason: 'changed_my_mind' })).toMatchObject({ status: 422, body: { field: 'reason' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${captured.id}/refunds`, { amount: 100, currency_code: 'USD' })).toMatchObject({
+      status: 422,
+      body: { code: 'currency_mismatch', field: 'currency_code' },
+    });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${captured.id}/refunds`, { reason: 'changed_my_mind' })).toMatchObject({
+      status: 422,
+      body: { field: 'reason' },
+    });
   });
 
   it('when 10 refunds of 200 arrive at once on a payment of 1,000, then exactly 5 are created and the others answer amount_exceeds_refundable', async () => {
@@ -183,7 +240,12 @@ describe('refunds', () => {
     const first = await capturedPayment(1_000);
     const second = await capturedPayment(1_000);
     const ids: string[] = [];
-    for (const [payment, amount] of [[first, 100], [first, 200], [second, 300]] as const) ids.push((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount })).body.id);
+    for (const [payment, amount] of [
+      [first, 100],
+      [first, 200],
+      [second, 300],
+    ] as const)
+      ids.push((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount })).body.id);
     expect((await h.call(MERCHANT, 'GET', `/payments/${first.id}/refunds`)).body.data.map((r: Json) => r.amount)).toEqual([200, 100]);
     const page1 = (await h.call(MERCHANT, 'GET', '/refunds?limit=2')).body;
     expect([page1.data.map((r: Json) => r.id), page1.has_more]).toEqual([[ids[2], ids[1]], true]);
@@ -201,7 +263,10 @@ describe('refunds', () => {
     const payment = await capturedPayment();
     const refund = (await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, {})).body;
     expect(await h.call(OTHER_MERCHANT, 'GET', `/refunds/${refund.id}`)).toMatchObject({ status: 404, body: { code: 'refund_not_found' } });
-    expect(await h.call({ merchantId: MERCHANT.merchantId, mode: 'live' }, 'GET', `/refunds/${refund.id}`)).toMatchObject({ status: 404, body: { code: 'refund_not_found' } });
+    expect(await h.call({ merchantId: MERCHANT.merchantId, mode: 'live' }, 'GET', `/refunds/${refund.id}`)).toMatchObject({
+      status: 404,
+      body: { code: 'refund_not_found' },
+    });
     expect((await h.call(LIVE_MERCHANT, 'GET', '/refunds')).body.data).toEqual([]);
   });
 
@@ -215,13 +280,15 @@ describe('refunds', () => {
 });
 
 describe('payment search', () => {
-  it('when payments of the earlier interface are searched by customer_id and by their use case, then only that customer\'s are listed', async () => {
+  it("when payments of the earlier interface are searched by customer_id and by their use case, then only that customer's are listed", async () => {
     const customer = (await h.call(MERCHANT, 'POST', '/customers', { name: 'Ada Lovelace', email: 'ada@example.com' })).body;
-    const earlier = (body: Record<string, unknown>) => h.call(MERCHANT, 'POST', '/payments', { amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], ...body });
+    const earlier = (body: Record<string, unknown>) =>
+      h.call(MERCHANT, 'POST', '/payments', { amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], ...body });
     // Storing a card for later is still a guest payment in the earlier interface's words (rule 2); a mandate's first payment is first_payment.
     const stored = (await earlier({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } })).body;
     const other = (await h.call(MERCHANT, 'POST', '/customers', { name: 'Grace Hopper', email: 'grace@example.com' })).body;
-    const mandate = (await earlier({ customer_id: other.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'mandate-1' } })).body;
+    const mandate = (await earlier({ customer_id: other.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'mandate-1' } }))
+      .body;
     expect([stored.use_case, mandate.use_case]).toEqual(['guest_payment', 'first_payment']);
     await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     const ids = async (query: string) => (await h.call(MERCHANT, 'GET', `/payments?${query}`)).body.data.map((p: Json) => p.id);

@@ -18,21 +18,28 @@ describe('another card on the hosted page after a failed one', () => {
     (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status, t.attempt]);
   const attemptEvent = (payment: Json) => h.events.find((e) => e.type === 'payment.attempt_failed' && e.data.payment_id === payment.id);
 
-  it('when the consumer\'s card is declined, then the payment stays processing without a card, names the failed card and reason, and payment.attempt_failed is published', async () => {
+  it("when the consumer's card is declined, then the payment stays processing without a card, names the failed card and reason, and payment.attempt_failed is published", async () => {
     const payment = await create();
     await h.submitCard(payment, CARDS.declined);
     await h.settle();
 
     const after = await get(payment);
-    expect(after).toMatchObject({ status: 'processing', attempts: 1, last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: CARDS.declined } });
+    expect(after).toMatchObject({
+      status: 'processing',
+      attempts: 1,
+      last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: CARDS.declined },
+    });
     expect(after.source).toBeUndefined();
     expect(after.failure_reason).toBeUndefined();
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.attempt_failed']);
-    expect(attemptEvent(payment)?.data).toMatchObject({ status: 'processing', attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: CARDS.declined } });
+    expect(attemptEvent(payment)?.data).toMatchObject({
+      status: 'processing',
+      attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: CARDS.declined },
+    });
     expect(await transactions(payment)).toEqual([['authorization', 'failed', 1]]);
   });
 
-  it('when a second card is approved after a declined one, then the payment is captured with it; each attempt\'s transactions carry its number', async () => {
+  it("when a second card is approved after a declined one, then the payment is captured with it; each attempt's transactions carry its number", async () => {
     const payment = await create();
     await h.submitCard(payment, CARDS.insufficientFunds);
     await h.settle();
@@ -66,7 +73,7 @@ describe('another card on the hosted page after a failed one', () => {
     expect(await transactions(payment)).toEqual([['authorization', 'failed', 1]]);
   });
 
-  it('when the session expires after a declined card, then the payment fails with the declined card\'s reason', async () => {
+  it("when the session expires after a declined card, then the payment fails with the declined card's reason", async () => {
     const payment = await create();
     await h.submitCard(payment, CARDS.declined);
     await h.settle();
@@ -76,7 +83,7 @@ describe('another card on the hosted page after a failed one', () => {
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.attempt_failed', 'payment.failed']);
   });
 
-  it('when the consumer leaves the page after a declined card, then the payment fails at once with that card\'s reason', async () => {
+  it("when the consumer leaves the page after a declined card, then the payment fails at once with that card's reason", async () => {
     const payment = await create();
     await h.submitCard(payment, CARDS.declined);
     await h.settle();
@@ -122,7 +129,10 @@ describe('another card on the hosted page after a failed one', () => {
     await h.settle();
 
     const after = await get(payment);
-    expect(after).toMatchObject({ status: 'processing', last_failed_attempt: { number: 1, failure_reason: 'authentication_failed', authentication: { status: 'failed' } } });
+    expect(after).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: { number: 1, failure_reason: 'authentication_failed', authentication: { status: 'failed' } },
+    });
     expect(after.authentication).toBeUndefined();
     expect(after.next_action).toBeUndefined();
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.action_required', 'payment.attempt_failed']);
@@ -139,8 +149,12 @@ describe('another card on the hosted page after a failed one', () => {
     ]);
   });
 
-  it('when a payment is created, then action_requirement carries the hosted page\'s address beside the session id', async () => {
+  it("when a payment is created, then action_requirement carries the hosted page's address beside the session id", async () => {
     const payment = await create();
-    expect(payment.action_requirement).toEqual({ type: 'use_sdk', session_id: payment.action_requirement.session_id, checkout_url: `http://127.0.0.1:9/checkout/${payment.action_requirement.session_id}` });
+    expect(payment.action_requirement).toEqual({
+      type: 'use_sdk',
+      session_id: payment.action_requirement.session_id,
+      checkout_url: `http://127.0.0.1:9/checkout/${payment.action_requirement.session_id}`,
+    });
   });
 });

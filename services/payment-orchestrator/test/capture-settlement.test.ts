@@ -18,7 +18,11 @@ let card: string;
 let sent: Array<{ url: string; method: string; key: string | undefined }>;
 
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments') }).forward(request),
+  forward: (request) =>
+    placeholderTransport(
+      { '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+      { integerExpiry: !request.url.endsWith('/v69/payments') },
+    ).forward(request),
   send: (request) => {
     sent.push({ url: request.url, method: request.method, key: request.headers['idempotency-key'] ?? request.headers['cko-idempotency-key'] });
     return placeholderTransport({}).send(request);
@@ -27,8 +31,17 @@ const transport: ProcessorTransport = {
 
 beforeAll(async () => {
   adyen = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
-  adyenWithoutReference = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY, networkTxReference: false });
-  cko = await startCheckoutStandIn({ secretKey: checkoutCredentials.secret_key, processingChannelId: checkoutCredentials.processing_channel_id, webhookSecret: checkoutCredentials.webhook_secret });
+  adyenWithoutReference = await startAdyenStandIn({
+    apiKey: adyenCredentials.api_key,
+    merchantAccount: 'ShopECOM',
+    hmacKey: HMAC_KEY,
+    networkTxReference: false,
+  });
+  cko = await startCheckoutStandIn({
+    secretKey: checkoutCredentials.secret_key,
+    processingChannelId: checkoutCredentials.processing_channel_id,
+    webhookSecret: checkoutCredentials.webhook_secret,
+  });
 });
 afterAll(async () => {
   await Promise.all([adyen.stop(), adyenWithoutReference.stop(), cko.stop()]);
@@ -49,25 +62,64 @@ afterEach(async () => {
 });
 
 async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
-  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: `${processor} ${baseUrl}`, credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials, settings: { base_url: baseUrl } });
+  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+    processor,
+    name: `${processor} ${baseUrl}`,
+    credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials,
+    settings: { base_url: baseUrl },
+  });
   expect(created.status).toBe(201);
   return created.body.id;
 }
 
 async function routeTo(captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
   const name = `flow-${captureMode}-${Math.random().toString(36).slice(2, 8)}`;
-  expect((await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }] })).status).toBe(201);
+  expect(
+    (
+      await h.call(MERCHANT, 'POST', '/flows', {
+        name,
+        capture_mode: captureMode,
+        steps: [
+          { kind: 'authorization', processor: authorizer, fallback },
+          { kind: 'capture', processor: authorizer },
+        ],
+      })
+    ).status,
+  ).toBe(201);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
 }
 
 const get = async (payment: Json): Promise<Json> => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
-const captures = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.filter((t: Json) => t.kind === 'capture').map((t: Json) => [t.status, t.failure_reason]);
+const captures = async (payment: Json) =>
+  (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data
+    .filter((t: Json) => t.kind === 'capture')
+    .map((t: Json) => [t.status, t.failure_reason]);
 const paymentEvents = (payment: Json) => h.events.filter((e) => e.type.startsWith('payment.') && e.data.payment_id === payment.id).map((e) => e.type);
 
 /** An Adyen capture notification of the payment's authorization, signed with the account's key. */
-function adyenCaptureNotification(payment: Json, authorizationPsp: string, eventCode: 'CAPTURE' | 'CAPTURE_FAILED', success: 'true' | 'false', reason: string, pspReference: string) {
+function adyenCaptureNotification(
+  payment: Json,
+  authorizationPsp: string,
+  eventCode: 'CAPTURE' | 'CAPTURE_FAILED',
+  success: 'true' | 'false',
+  reason: string,
+  pspReference: string,
+) {
   return JSON.stringify(
-    adyenNotification({ amount: { value: 1250, currency: 'EUR' }, eventCode, eventDate: '2026-06-01T10:00:00+02:00', merchantAccountCode: 'ShopECOM', merchantReference: payment.id, originalReference: authorizationPsp, pspReference, reason, success }, HMAC_KEY),
+    adyenNotification(
+      {
+        amount: { value: 1250, currency: 'EUR' },
+        eventCode,
+        eventDate: '2026-06-01T10:00:00+02:00',
+        merchantAccountCode: 'ShopECOM',
+        merchantReference: payment.id,
+        originalReference: authorizationPsp,
+        pspReference,
+        reason,
+        success,
+      },
+      HMAC_KEY,
+    ),
   );
 }
 
@@ -124,12 +176,15 @@ describe('a capture whose answer is ambiguous (timeout, 5xx)', () => {
 /** The pspReference Adyen gave the capture (its /captures answer): its CAPTURE and CAPTURE_FAILED notifications carry it. */
 const capturePsp = () => adyen.notifications.at(-1)!.notificationItems[0]!.NotificationRequestItem.pspReference;
 
-describe('Adyen\'s recapture after CAPTURE_FAILED (design: the failed capture counts after all, with payment.captured)', () => {
+describe("Adyen's recapture after CAPTURE_FAILED (design: the failed capture counts after all, with payment.captured)", () => {
   it('when CAPTURE_FAILED arrives and then CAPTURE "Transaction Recaptured", then the capture first fails (the payment stays authorized, payment.capture_failed) and then is captured, each with its event', async () => {
     const { payment, accountId, psp } = await authorizedOnAdyen();
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
     await h.settle();
-    await h.postPublic(`/processor-notifications/adyen/${accountId}`, adyenCaptureNotification(payment, psp, 'CAPTURE_FAILED', 'true', 'Issuer Unavailable', capturePsp()));
+    await h.postPublic(
+      `/processor-notifications/adyen/${accountId}`,
+      adyenCaptureNotification(payment, psp, 'CAPTURE_FAILED', 'true', 'Issuer Unavailable', capturePsp()),
+    );
     await h.settle();
     expect([(await get(payment)).status, (await get(payment)).amount.capturable]).toEqual(['authorized', 1250]);
 
@@ -150,8 +205,14 @@ describe('Adyen\'s recapture after CAPTURE_FAILED (design: the failed capture co
     const { payment, accountId, psp } = await authorizedOnAdyen();
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
     await h.settle();
-    await h.postPublic(`/processor-notifications/adyen/${accountId}`, adyenCaptureNotification(payment, psp, 'CAPTURE', 'true', 'Transaction Recaptured', capturePsp()));
-    await h.postPublic(`/processor-notifications/adyen/${accountId}`, adyenCaptureNotification(payment, psp, 'CAPTURE_FAILED', 'true', 'Issuer Unavailable', capturePsp()));
+    await h.postPublic(
+      `/processor-notifications/adyen/${accountId}`,
+      adyenCaptureNotification(payment, psp, 'CAPTURE', 'true', 'Transaction Recaptured', capturePsp()),
+    );
+    await h.postPublic(
+      `/processor-notifications/adyen/${accountId}`,
+      adyenCaptureNotification(payment, psp, 'CAPTURE_FAILED', 'true', 'Issuer Unavailable', capturePsp()),
+    );
     await h.settle();
     await h.advance(CAPTURE_SETTLEMENT_RECHECK_MS);
     expect((await get(payment)).status).toBe('captured');
@@ -186,7 +247,7 @@ describe('Adyen automatic capture and the network transaction reference', () => 
 });
 
 describe('Checkout.com captures settled by the sweep when no webhook came', () => {
-  it('when a manual capture\'s payment_captured webhook never arrives, then after the recheck interval the payment\'s actions are read and the payment is captured', async () => {
+  it("when a manual capture's payment_captured webhook never arrives, then after the recheck interval the payment's actions are read and the payment is captured", async () => {
     card = CHECKOUT_TEST_CARDS.approved;
     await routeTo('manual', await account('checkout', cko.baseUrl));
     const payment = await h.payOneOff(MERCHANT, '424242******4242');

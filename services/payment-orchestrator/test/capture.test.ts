@@ -13,7 +13,12 @@ const authorizedPayment = (masked: string = CARDS.approved): Promise<Json> => h.
 describe('manual capture', () => {
   it('when a manual-capture payment is authorized, then it stops at authorized with amount.authorized and payment.authorized', async () => {
     const payment = await authorizedPayment();
-    expect(payment).toMatchObject({ status: 'authorized', amount: { requested: 1250, authorized: 1250 }, flow: 'simulator_manual_capture', flow_decision: { matrix_version: 1, rule: 'manual-for-orders' } });
+    expect(payment).toMatchObject({
+      status: 'authorized',
+      amount: { requested: 1250, authorized: 1250 },
+      flow: 'simulator_manual_capture',
+      flow_decision: { matrix_version: 1, rule: 'manual-for-orders' },
+    });
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized']);
   });
 
@@ -44,23 +49,35 @@ describe('manual capture', () => {
     const answer = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'part', amount: 1000, currency_code: 'EUR' });
     expect(answer.body).toMatchObject({ status: 'capturing', amount: { capturable: 0 } });
     await h.advance(200);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'captured', amount: { requested: 1250, authorized: 1250, captured: 1000, capturable: 0, disputed: 0, net: 1000 } });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({
+      status: 'captured',
+      amount: { requested: 1250, authorized: 1250, captured: 1000, capturable: 0, disputed: 0, net: 1000 },
+    });
   });
 
   it('when the capture does not succeed, then the payment is not failed: it moves capturing → authorized with payment.capture_failed and stays capturable', async () => {
     const payment = await authorizedPayment(CARDS.captureFails);
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' });
     await h.advance(200);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'authorized', amount: { authorized: 1250, capturable: 1250 } });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({
+      status: 'authorized',
+      amount: { authorized: 1250, capturable: 1250 },
+    });
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.capture_failed']);
   });
 
   it('when a second capture is requested, then it answers 409 already_captured (while capturing and once captured)', async () => {
     const payment = await authorizedPayment();
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({ status: 409, body: { code: 'already_captured' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({
+      status: 409,
+      body: { code: 'already_captured' },
+    });
     await h.advance(200);
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({ status: 409, body: { code: 'already_captured' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({
+      status: 409,
+      body: { code: 'already_captured' },
+    });
   });
 
   it('when two captures race, then exactly one wins and the other answers 409 already_captured', async () => {
@@ -71,26 +88,46 @@ describe('manual capture', () => {
     expect(eventsOf(h, payment.id).filter((type) => type === 'payment.capturing')).toHaveLength(1);
   });
 
-  it('when the payment\'s flow captures automatically, then capture answers 409 capture_not_allowed', async () => {
+  it("when the payment's flow captures automatically, then capture answers 409 capture_not_allowed", async () => {
     const payment = await h.payOneOff(MERCHANT, CARDS.approved, { reference: 'auto-1' });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({ status: 409, body: { code: 'capture_not_allowed' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' })).toMatchObject({
+      status: 409,
+      body: { code: 'capture_not_allowed' },
+    });
   });
 
   it('when the payment is not authorized (still waiting for the card, or declined), then capture answers 409 capture_not_allowed', async () => {
-    const waiting = await h.call(MERCHANT, 'POST', '/payments/one-off', { amount: 100, currency_code: 'EUR', reference: 'manual-1', source: { type: 'vaultline' } });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${waiting.body.id}/capture`, { reference: 'c' })).toMatchObject({ status: 409, body: { code: 'capture_not_allowed' } });
+    const waiting = await h.call(MERCHANT, 'POST', '/payments/one-off', {
+      amount: 100,
+      currency_code: 'EUR',
+      reference: 'manual-1',
+      source: { type: 'vaultline' },
+    });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${waiting.body.id}/capture`, { reference: 'c' })).toMatchObject({
+      status: 409,
+      body: { code: 'capture_not_allowed' },
+    });
     const declined = await authorizedPayment(CARDS.declined);
-    expect(await h.call(MERCHANT, 'POST', `/payments/${declined.id}/capture`, { reference: 'c' })).toMatchObject({ status: 409, body: { code: 'capture_not_allowed' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${declined.id}/capture`, { reference: 'c' })).toMatchObject({
+      status: 409,
+      body: { code: 'capture_not_allowed' },
+    });
   });
 
   it('when the amount is above the authorized amount, then it answers 422 amount_exceeds_authorized', async () => {
     const payment = await authorizedPayment();
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 1251, currency_code: 'EUR' })).toMatchObject({ status: 422, body: { code: 'amount_exceeds_authorized', field: 'amount' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 1251, currency_code: 'EUR' })).toMatchObject({
+      status: 422,
+      body: { code: 'amount_exceeds_authorized', field: 'amount' },
+    });
   });
 
-  it('when the currency is not the payment\'s, then it answers 422 currency_mismatch', async () => {
+  it("when the currency is not the payment's, then it answers 422 currency_mismatch", async () => {
     const payment = await authorizedPayment();
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 100, currency_code: 'USD' })).toMatchObject({ status: 422, body: { code: 'currency_mismatch', field: 'currency_code' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 100, currency_code: 'USD' })).toMatchObject({
+      status: 422,
+      body: { code: 'currency_mismatch', field: 'currency_code' },
+    });
   });
 
   it('when amount comes without currency_code, then it answers 422 naming currency_code', async () => {

@@ -26,9 +26,20 @@ async function captured(payment: Json, body: Record<string, unknown>): Promise<J
   await h.advance(200);
   return get(payment);
 }
-const transactions = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status, t.amount]);
+const transactions = async (payment: Json) =>
+  (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status, t.amount]);
 const captureEvents = (payment: Json) =>
-  h.events.filter((e) => e.data?.payment_id === payment.id && ['payment.capturing', 'payment.captured', 'payment.capture_failed'].includes(e.type)).map((e) => [e.type, e.data.status, e.data.capture?.sequence, e.data.capture?.amount, e.data.capture?.final, e.data.amount.captured ?? null, e.data.amount.capturable]);
+  h.events
+    .filter((e) => e.data?.payment_id === payment.id && ['payment.capturing', 'payment.captured', 'payment.capture_failed'].includes(e.type))
+    .map((e) => [
+      e.type,
+      e.data.status,
+      e.data.capture?.sequence,
+      e.data.capture?.amount,
+      e.data.capture?.final,
+      e.data.amount.captured ?? null,
+      e.data.amount.capturable,
+    ]);
 
 describe('several captures of one authorization', () => {
   it('when an order ships in three parts, then each part is a capture with final_capture false until the last, amount.capturable shrinks, and each capture is a transaction and a payment.captured event', async () => {
@@ -40,8 +51,14 @@ describe('several captures of one authorization', () => {
     await h.advance(200);
     expect(await get(payment)).toMatchObject({ status: 'partially_captured', amount: { authorized: 1250, captured: 400, capturable: 850 } });
 
-    expect(await captured(payment, { reference: 'shipment-2', amount: 500, currency_code: 'EUR', final_capture: false })).toMatchObject({ status: 'partially_captured', amount: { captured: 900, capturable: 350 } });
-    expect(await captured(payment, { reference: 'shipment-3', amount: 350, currency_code: 'EUR', final_capture: true })).toMatchObject({ status: 'captured', amount: { captured: 1250, capturable: 0 } });
+    expect(await captured(payment, { reference: 'shipment-2', amount: 500, currency_code: 'EUR', final_capture: false })).toMatchObject({
+      status: 'partially_captured',
+      amount: { captured: 900, capturable: 350 },
+    });
+    expect(await captured(payment, { reference: 'shipment-3', amount: 350, currency_code: 'EUR', final_capture: true })).toMatchObject({
+      status: 'captured',
+      amount: { captured: 1250, capturable: 0 },
+    });
 
     expect(await transactions(payment)).toEqual([
       ['authorization', 'succeeded', 1250],
@@ -62,13 +79,19 @@ describe('several captures of one authorization', () => {
   it('when the final capture takes less than what is left, then the rest is released: captured with amount.capturable 0, and a further capture answers 409 already_captured', async () => {
     const payment = await authorized();
     await captured(payment, { amount: 500, currency_code: 'EUR', final_capture: false });
-    expect(await captured(payment, { amount: 300, currency_code: 'EUR' })).toMatchObject({ status: 'captured', amount: { authorized: 1250, captured: 800, capturable: 0 } });
+    expect(await captured(payment, { amount: 300, currency_code: 'EUR' })).toMatchObject({
+      status: 'captured',
+      amount: { authorized: 1250, captured: 800, capturable: 0 },
+    });
     expect(await capture(payment, { amount: 100, currency_code: 'EUR' })).toMatchObject({ status: 409, body: { code: 'already_captured' } });
   });
 
   it('when a capture with final_capture false takes all that is left, then it is the final one: the payment is captured', async () => {
     const payment = await authorized();
-    expect(await captured(payment, { amount: 1250, currency_code: 'EUR', final_capture: false })).toMatchObject({ status: 'captured', amount: { captured: 1250, capturable: 0 } });
+    expect(await captured(payment, { amount: 1250, currency_code: 'EUR', final_capture: false })).toMatchObject({
+      status: 'captured',
+      amount: { captured: 1250, capturable: 0 },
+    });
   });
 
   it('when a capture asks for more than amount.capturable, then it answers 422 amount_exceeds_authorized naming amount and the capturable amount', async () => {
@@ -82,7 +105,10 @@ describe('several captures of one authorization', () => {
   it('when a capture is under way, then another answers 409: capture_not_allowed while a non-final one settles, already_captured while the final one does', async () => {
     const payment = await authorized();
     await capture(payment, { amount: 100, currency_code: 'EUR', final_capture: false });
-    expect(await capture(payment, { amount: 100, currency_code: 'EUR', final_capture: false })).toMatchObject({ status: 409, body: { code: 'capture_not_allowed' } });
+    expect(await capture(payment, { amount: 100, currency_code: 'EUR', final_capture: false })).toMatchObject({
+      status: 409,
+      body: { code: 'capture_not_allowed' },
+    });
     await h.advance(200);
     await capture(payment, { amount: 100, currency_code: 'EUR' });
     expect(await capture(payment, { amount: 100, currency_code: 'EUR' })).toMatchObject({ status: 409, body: { code: 'already_captured' } });
@@ -100,7 +126,11 @@ describe('a capture that fails', () => {
     await captured(payment, { reference: 'shipment-1' });
     expect(await get(payment)).toMatchObject({ status: 'authorized', amount: { authorized: 1250, capturable: 1250 } });
     expect(captureEvents(payment).at(-1)).toEqual(['payment.capture_failed', 'authorized', 1, 1250, true, null, 1250]);
-    expect(h.events.find((e) => e.type === 'payment.capture_failed')!.data.capture).toMatchObject({ status: 'failed', failure_reason: 'capture_failed', reference: 'shipment-1' });
+    expect(h.events.find((e) => e.type === 'payment.capture_failed')!.data.capture).toMatchObject({
+      status: 'failed',
+      failure_reason: 'capture_failed',
+      reference: 'shipment-1',
+    });
 
     expect(await captured(payment, { reference: 'shipment-1-again' })).toMatchObject({ status: 'captured', amount: { captured: 1250, capturable: 0 } });
     expect(await transactions(payment)).toEqual([
@@ -108,7 +138,14 @@ describe('a capture that fails', () => {
       ['capture', 'failed', 1250],
       ['capture', 'succeeded', 1250],
     ]);
-    expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.capture_failed', 'payment.capturing', 'payment.captured']);
+    expect(eventsOf(h, payment.id)).toEqual([
+      'payment.processing',
+      'payment.authorized',
+      'payment.capturing',
+      'payment.capture_failed',
+      'payment.capturing',
+      'payment.captured',
+    ]);
   });
 
   it('when a capture fails after earlier captures settled, then the payment goes back to partially_captured, its captured amount unchanged', async () => {
@@ -116,7 +153,10 @@ describe('a capture that fails', () => {
     // The first capture of this card fails: capture 1 fails, then 2 settles, and so on.
     await captured(payment, { amount: 200, currency_code: 'EUR', final_capture: false });
     expect(await get(payment)).toMatchObject({ status: 'authorized', amount: { capturable: 1250 } });
-    expect(await captured(payment, { amount: 200, currency_code: 'EUR', final_capture: false })).toMatchObject({ status: 'partially_captured', amount: { captured: 200, capturable: 1050 } });
+    expect(await captured(payment, { amount: 200, currency_code: 'EUR', final_capture: false })).toMatchObject({
+      status: 'partially_captured',
+      amount: { captured: 200, capturable: 1050 },
+    });
   });
 
   it('when a capture failed, then cancel releases the authorization (it answered 409 before: the hold stayed on the card)', async () => {
@@ -138,7 +178,7 @@ describe('what is left after partial captures', () => {
     expect(eventsOf(h, payment.id).at(-1)).toBe('payment.captured');
   });
 
-  it('when a partially captured payment is left past the authorization\'s validity, then the rest lapses: a void of it, and the payment ends captured', async () => {
+  it("when a partially captured payment is left past the authorization's validity, then the rest lapses: a void of it, and the payment ends captured", async () => {
     const payment = await authorized();
     await captured(payment, { amount: 300, currency_code: 'EUR', final_capture: false });
     await h.advance(7 * 24 * 3_600_000);
@@ -150,7 +190,10 @@ describe('what is left after partial captures', () => {
   it('when a partially captured payment is refunded, then the refund takes at most what was captured (422 amount_exceeds_refundable above it), and the payment can still be captured', async () => {
     const payment = await authorized();
     await captured(payment, { amount: 500, currency_code: 'EUR', final_capture: false });
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 501, currency_code: 'EUR' })).toMatchObject({ status: 422, body: { code: 'amount_exceeds_refundable' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 501, currency_code: 'EUR' })).toMatchObject({
+      status: 422,
+      body: { code: 'amount_exceeds_refundable' },
+    });
     const refund = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 200, currency_code: 'EUR' });
     expect(refund.status).toBe(201);
     await h.advance(200);
@@ -161,6 +204,9 @@ describe('what is left after partial captures', () => {
 
   it('when an authorized payment nothing was captured of is refunded, then it answers 409 refund_not_allowed', async () => {
     const payment = await authorized();
-    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 100, currency_code: 'EUR' })).toMatchObject({ status: 409, body: { code: 'refund_not_allowed' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 100, currency_code: 'EUR' })).toMatchObject({
+      status: 409,
+      body: { code: 'refund_not_allowed' },
+    });
   });
 });

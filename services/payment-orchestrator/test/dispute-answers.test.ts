@@ -10,10 +10,16 @@ const ctx = useDisputeWorld();
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-a-tiny-image')]);
-const file = (content: Buffer, content_type = 'application/pdf', filename = 'receipt-1001.pdf') => ({ filename, content_type, data: content.toString('base64') });
+const file = (content: Buffer, content_type = 'application/pdf', filename = 'receipt-1001.pdf') => ({
+  filename,
+  content_type,
+  data: content.toString('base64'),
+});
 
-const answer = (dispute: Json, action: 'accept' | 'evidence', body: unknown = {}, caller = MERCHANT) => ctx.h.call(caller, 'POST', `/disputes/${dispute.id}/${action}`, body);
-const disputeEvents = (dispute: Json) => ctx.h.events.filter((e) => e.type.startsWith('dispute.') && e.data.dispute_id === dispute.id).map((e) => [e.type, e.data.status]);
+const answer = (dispute: Json, action: 'accept' | 'evidence', body: unknown = {}, caller = MERCHANT) =>
+  ctx.h.call(caller, 'POST', `/disputes/${dispute.id}/${action}`, body);
+const disputeEvents = (dispute: Json) =>
+  ctx.h.events.filter((e) => e.type.startsWith('dispute.') && e.data.dispute_id === dispute.id).map((e) => [e.type, e.data.status]);
 
 /** A simulated dispute (test route) on a payment the simulator captured. */
 async function simulatedDispute(body: Record<string, unknown> = {}): Promise<Json> {
@@ -109,17 +115,30 @@ describe('answers sent to Stripe', () => {
     return { payment, dispute: await disputeOn(payment.id), stripeId };
   }
 
-  it('when evidence with text and a receipt is submitted, then the file goes to Stripe\'s files endpoint (purpose dispute_evidence) and POST /v1/disputes/{id} names it with the text and submit=true', async () => {
+  it("when evidence with text and a receipt is submitted, then the file goes to Stripe's files endpoint (purpose dispute_evidence) and POST /v1/disputes/{id} names it with the text and submit=true", async () => {
     const { dispute, stripeId } = await stripeDispute();
-    const submitted = await answer(dispute, 'evidence', { evidence: { product_description: 'Wool scarf', shipping_tracking_number: 'JJD000390007742712', receipt: file(PDF) } });
+    const submitted = await answer(dispute, 'evidence', {
+      evidence: { product_description: 'Wool scarf', shipping_tracking_number: 'JJD000390007742712', receipt: file(PDF) },
+    });
     expect([submitted.status, submitted.body.status]).toEqual([200, 'under_review']);
     const uploaded = ctx.standIns.stripe.files.at(-1)!;
-    expect([uploaded.purpose, uploaded.filename, uploaded.type, uploaded.content.equals(PDF), uploaded.headers.authorization]).toEqual(['dispute_evidence', 'receipt-1001.pdf', 'pdf', true, `Bearer ${CREDENTIALS.stripe.secret_key}`]);
+    expect([uploaded.purpose, uploaded.filename, uploaded.type, uploaded.content.equals(PDF), uploaded.headers.authorization]).toEqual([
+      'dispute_evidence',
+      'receipt-1001.pdf',
+      'pdf',
+      true,
+      `Bearer ${CREDENTIALS.stripe.secret_key}`,
+    ]);
     const update = ctx.standIns.stripe.disputeRequests.at(-1)!;
     expect([update.dispute, update.action, update.fields]).toEqual([
       stripeId,
       'update',
-      { 'evidence[product_description]': 'Wool scarf', 'evidence[shipping_tracking_number]': 'JJD000390007742712', 'evidence[receipt]': uploaded.id, submit: 'true' },
+      {
+        'evidence[product_description]': 'Wool scarf',
+        'evidence[shipping_tracking_number]': 'JJD000390007742712',
+        'evidence[receipt]': uploaded.id,
+        submit: 'true',
+      },
     ]);
     expect(ctx.standIns.stripe.disputes.get(stripeId)!.status).toBe('under_review');
     // Stripe's own charge.dispute.updated (under_review) then agrees: nothing moves twice.
@@ -130,7 +149,7 @@ describe('answers sent to Stripe', () => {
     ]);
   });
 
-  it('when a Stripe dispute is accepted, then POST /v1/disputes/{id}/close is sent and the dispute is lost; Stripe\'s charge.dispute.closed then changes nothing', async () => {
+  it("when a Stripe dispute is accepted, then POST /v1/disputes/{id}/close is sent and the dispute is lost; Stripe's charge.dispute.closed then changes nothing", async () => {
     const { dispute, stripeId } = await stripeDispute();
     expect((await answer(dispute, 'accept')).body.status).toBe('lost');
     expect(ctx.standIns.stripe.disputeRequests.at(-1)).toMatchObject({ dispute: stripeId, action: 'close' });
@@ -173,7 +192,10 @@ describe('answers sent to Adyen', () => {
   it('when documents and a defense reason are submitted, then supplyDefenseDocument carries them base64 with their document types and defendDispute the reason; the dispute is under review', async () => {
     const { dispute, psp } = await adyenDispute();
     expect(dispute.evidence_due_by).not.toBeNull();
-    const submitted = await answer(dispute, 'evidence', { evidence: { receipt: file(PDF), uncategorized_file: file(PDF, 'application/pdf', 'tracking.pdf') }, defense_reason_code: 'SupplyDefenseMaterial' });
+    const submitted = await answer(dispute, 'evidence', {
+      evidence: { receipt: file(PDF), uncategorized_file: file(PDF, 'application/pdf', 'tracking.pdf') },
+      defense_reason_code: 'SupplyDefenseMaterial',
+    });
     expect([submitted.status, submitted.body.status]).toEqual([200, 'under_review']);
     const [supply, defend] = ctx.standIns.adyen.disputeRequests.slice(-2);
     expect(supply!.operation).toBe('supplyDefenseDocument');
@@ -186,7 +208,10 @@ describe('answers sent to Adyen', () => {
       disputePspReference: psp,
       merchantAccountCode: 'ShopECOM',
     });
-    expect([defend!.operation, defend!.body]).toEqual(['defendDispute', { defenseReasonCode: 'SupplyDefenseMaterial', disputePspReference: psp, merchantAccountCode: 'ShopECOM' }]);
+    expect([defend!.operation, defend!.body]).toEqual([
+      'defendDispute',
+      { defenseReasonCode: 'SupplyDefenseMaterial', disputePspReference: psp, merchantAccountCode: 'ShopECOM' },
+    ]);
     expect(ctx.standIns.adyen.disputes.get(psp)!.status).toBe('Pending');
   });
 
@@ -206,7 +231,10 @@ describe('answers sent to Adyen', () => {
     expect([refused.status, refused.body.code]).toEqual([409, 'dispute_action_refused']);
     expect(refused.body.detail).toMatch(/Required defense document GoodsWereAsDescribed missing/);
     expect((await answer(dispute, 'accept')).body.status).toBe('lost');
-    expect(ctx.standIns.adyen.disputeRequests.at(-1)).toMatchObject({ operation: 'acceptDispute', body: { disputePspReference: psp, merchantAccountCode: 'ShopECOM' } });
+    expect(ctx.standIns.adyen.disputeRequests.at(-1)).toMatchObject({
+      operation: 'acceptDispute',
+      body: { disputePspReference: psp, merchantAccountCode: 'ShopECOM' },
+    });
   });
 });
 
@@ -220,7 +248,15 @@ describe('answers sent to Checkout.com', () => {
 
   it('when evidence is submitted, then each file goes to POST /files, PUT /disputes/{id}/evidence names them by category with the texts, and POST /disputes/{id}/evidence submits', async () => {
     const { dispute, dsp } = await checkoutDispute();
-    const submitted = await answer(dispute, 'evidence', { evidence: { receipt: file(PDF), shipping_documentation: file(PNG, 'image/png', 'label.png'), shipping_carrier: 'DHL', shipping_tracking_number: 'JJD000390007742712', product_description: 'Wool scarf' } });
+    const submitted = await answer(dispute, 'evidence', {
+      evidence: {
+        receipt: file(PDF),
+        shipping_documentation: file(PNG, 'image/png', 'label.png'),
+        shipping_carrier: 'DHL',
+        shipping_tracking_number: 'JJD000390007742712',
+        product_description: 'Wool scarf',
+      },
+    });
     expect([submitted.status, submitted.body.status]).toEqual([200, 'under_review']);
     const [receipt, label] = ctx.standIns.checkout.files.slice(-2);
     expect([receipt!.content.equals(PDF), label!.content.equals(PNG), label!.contentType]).toEqual([true, true, 'image/png']);
@@ -238,7 +274,7 @@ describe('answers sent to Checkout.com', () => {
     expect(ctx.standIns.checkout.disputes.get(dsp)!.status).toBe('evidence_under_review');
   });
 
-  it('when a category\'s text is over 500 characters, or two files fall in one category, then 422 evidence_not_supported names the field and nothing is uploaded', async () => {
+  it("when a category's text is over 500 characters, or two files fall in one category, then 422 evidence_not_supported names the field and nothing is uploaded", async () => {
     const { dispute } = await checkoutDispute();
     const before = ctx.standIns.checkout.files.length;
     const long = await answer(dispute, 'evidence', { evidence: { uncategorized_text: 'x'.repeat(480), customer_name: 'Ada Lovelace' } });

@@ -13,7 +13,20 @@ const ctx = useDisputeWorld();
 const get = async (path: string): Promise<Json> => (await ctx.h.call(MERCHANT, 'GET', path)).body;
 const refund = (payment: Json, body: Record<string, unknown> = {}) => ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, body);
 const checkoutDispute = (type: string, payment: Json, amount = 1250) =>
-  ctx.world.deliverCheckout(checkoutWebhook(type, { id: 'dsp_heldamount01', category: 'fraudulent', amount, currency: 'EUR', payment_id: ctx.world.referenceOf('checkout', payment), payment_reference: payment.id }, CREDENTIALS.checkout.webhook_secret));
+  ctx.world.deliverCheckout(
+    checkoutWebhook(
+      type,
+      {
+        id: 'dsp_heldamount01',
+        category: 'fraudulent',
+        amount,
+        currency: 'EUR',
+        payment_id: ctx.world.referenceOf('checkout', payment),
+        payment_reference: payment.id,
+      },
+      CREDENTIALS.checkout.webhook_secret,
+    ),
+  );
 
 describe('a refund while a chargeback holds the payment', () => {
   it('when a dispute needs a response, then a full refund answers 409 payment_disputed, nothing is sent to the processor, and the payment shows amount.disputed and amount.net', async () => {
@@ -21,7 +34,9 @@ describe('a refund while a chargeback holds the payment', () => {
     expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 });
     // payment.captured says the same amounts as the API, disputed and net included.
     const captured = ctx.h.events.filter((e) => e.type === 'payment.captured' && (e.data as Json).payment_id === payment.id);
-    expect(captured.map((e) => (e.data as Json).amount)).toEqual([{ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 }]);
+    expect(captured.map((e) => (e.data as Json).amount)).toEqual([
+      { requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 },
+    ]);
     await checkoutDispute('dispute_received', payment);
     const sentBefore = ctx.standIns.checkout.refunds.length;
 
@@ -58,7 +73,16 @@ describe('a refund while a chargeback holds the payment', () => {
     const refunded = [...ctx.standIns.checkout.webhooks].reverse().find((w) => (JSON.parse(w.rawBody) as { type: string }).type === 'payment_refunded')!;
     await ctx.world.deliverCheckout(refunded);
     await checkoutDispute('dispute_received', payment);
-    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, refunded: 500, refund_pending: 0, disputed: 1250, net: -500 });
+    expect((await get(`/payments/${payment.id}`)).amount).toEqual({
+      requested: 1250,
+      authorized: 1250,
+      captured: 1250,
+      capturable: 0,
+      refunded: 500,
+      refund_pending: 0,
+      disputed: 1250,
+      net: -500,
+    });
   });
 
   it('when the dispute is an inquiry (Stripe warning_needs_response: nothing debited, the charge still refundable), then the refund is taken and amount.disputed stays 0', async () => {
@@ -73,7 +97,10 @@ describe('a refund while a chargeback holds the payment', () => {
   // The interleaving itself (a chargeback committing between a refund's read and its write) is pinned in src/domain/disputes/dispute-holds.test.ts.
   it('when refunds and a chargeback arrive at once, then each refund is taken (it committed first) or refused 409 payment_disputed, and the books agree with what was answered', async () => {
     const payment = await ctx.world.capturedOn('checkout');
-    const [answers] = await Promise.all([Promise.all([refund(payment, { amount: 400 }), refund(payment, { amount: 400 })]), checkoutDispute('dispute_received', payment)]);
+    const [answers] = await Promise.all([
+      Promise.all([refund(payment, { amount: 400 }), refund(payment, { amount: 400 })]),
+      checkoutDispute('dispute_received', payment),
+    ]);
     for (const answer of answers) expect(answer.status === 201 || answer.body.code === 'payment_disputed').toBe(true);
     expect((await get(`/payments/${payment.id}`)).amount.disputed).toBe(1250);
     expect((await get(`/payments/${payment.id}/refunds`)).data).toHaveLength(answers.filter((answer) => answer.status === 201).length);

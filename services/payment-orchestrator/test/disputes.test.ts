@@ -27,8 +27,17 @@ function adyenDispute(payment: Json, eventCode: string, disputeStatus?: string, 
   return notification;
 }
 
-async function deliverCheckoutDispute(type: string, payment: Json, id = 'dsp_rbhwd2qrg13uhrp2newf', reference: Record<string, string> = { payment_reference: payment.id }): Promise<void> {
-  const webhook = checkoutWebhook(type, { id, category: 'product_service_not_received', amount: 1000, currency: 'EUR', reason_code: '13.1', payment_id: 'pay_abc', ...reference }, CREDENTIALS.checkout.webhook_secret);
+async function deliverCheckoutDispute(
+  type: string,
+  payment: Json,
+  id = 'dsp_rbhwd2qrg13uhrp2newf',
+  reference: Record<string, string> = { payment_reference: payment.id },
+): Promise<void> {
+  const webhook = checkoutWebhook(
+    type,
+    { id, category: 'product_service_not_received', amount: 1000, currency: 'EUR', reason_code: '13.1', payment_id: 'pay_abc', ...reference },
+    CREDENTIALS.checkout.webhook_secret,
+  );
   expect(await ctx.world.deliverCheckout(webhook)).toBe(200);
 }
 
@@ -36,7 +45,7 @@ const disputesOf = async (payment: Json, caller = MERCHANT): Promise<Json[]> => 
 const disputeEvents = () => ctx.h.events.filter((e) => e.type.startsWith('dispute.')).map((e) => [e.type, e.data.status]);
 
 describe('Adyen chargeback notifications become disputes', () => {
-  it('when NOTIFICATION_OF_CHARGEBACK arrives for a payment Adyen captured, then the payment has one dispute needing a response (with Adyen\'s defense deadline) and dispute.created is published; a redelivery changes nothing', async () => {
+  it("when NOTIFICATION_OF_CHARGEBACK arrives for a payment Adyen captured, then the payment has one dispute needing a response (with Adyen's defense deadline) and dispute.created is published; a redelivery changes nothing", async () => {
     const payment = await ctx.world.capturedOn('adyen');
     const notification = adyenDispute(payment, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended', undefined, { defensePeriodEndsAt: '2026-06-20T10:00:00+02:00' });
     await ctx.world.deliverAdyen(notification);
@@ -67,7 +76,13 @@ describe('Adyen chargeback notifications become disputes', () => {
   it('when the dispute goes through chargeback, reversal, second chargeback and pre-arbitration, then it moves with each stage and publishes updated and closed events', async () => {
     const payment = await ctx.world.capturedOn('adyen');
     const statuses: string[] = [];
-    for (const [code, disputeStatus] of [['NOTIFICATION_OF_CHARGEBACK', 'Undefended'], ['CHARGEBACK', 'Pending'], ['CHARGEBACK_REVERSED', 'Won'], ['SECOND_CHARGEBACK', 'Lost'], ['PREARBITRATION_WON', 'Won']] as const) {
+    for (const [code, disputeStatus] of [
+      ['NOTIFICATION_OF_CHARGEBACK', 'Undefended'],
+      ['CHARGEBACK', 'Pending'],
+      ['CHARGEBACK_REVERSED', 'Won'],
+      ['SECOND_CHARGEBACK', 'Lost'],
+      ['PREARBITRATION_WON', 'Won'],
+    ] as const) {
       await ctx.world.deliverAdyen(adyenDispute(payment, code, disputeStatus));
       statuses.push((await disputesOf(payment))[0].status);
     }
@@ -120,7 +135,10 @@ describe('concurrent chargeback notifications', () => {
   it('when two notifications of one new dispute arrive at the same time, then one dispute exists, at the later stage, and its events replay its life', async () => {
     const payment = await ctx.world.capturedOn('adyen');
     await Promise.all([
-      ctx.h.postPublic(`/processor-notifications/adyen/${ctx.world.accounts.adyen}`, JSON.stringify(adyenDispute(payment, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended'))),
+      ctx.h.postPublic(
+        `/processor-notifications/adyen/${ctx.world.accounts.adyen}`,
+        JSON.stringify(adyenDispute(payment, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended')),
+      ),
       ctx.h.postPublic(`/processor-notifications/adyen/${ctx.world.accounts.adyen}`, JSON.stringify(adyenDispute(payment, 'CHARGEBACK', 'Pending'))),
       ctx.h.postPublic(`/processor-notifications/adyen/${ctx.world.accounts.adyen}`, JSON.stringify(adyenDispute(payment, 'CHARGEBACK', 'Pending'))),
     ]);
@@ -139,7 +157,9 @@ describe('a notification touches only the payments its processor account handled
     await ctx.world.deliverAdyen(adyenDispute(foreign, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended'));
     expect(await disputesOf(foreign)).toEqual([]);
     expect(disputeEvents()).toEqual([]);
-    const recorded = await ctx.h.store.collection<Json>('processor_notifications').findOne({ merchantId: MERCHANT.merchantId, mode: 'test' }, { account_id: ctx.world.accounts.adyen, kind: 'dispute' });
+    const recorded = await ctx.h.store
+      .collection<Json>('processor_notifications')
+      .findOne({ merchantId: MERCHANT.merchantId, mode: 'test' }, { account_id: ctx.world.accounts.adyen, kind: 'dispute' });
     expect(recorded).toMatchObject({ payment_reference: foreign.id, processor_reference: 'DSP9TQ4HRL5N8C3X' });
   });
 
@@ -149,7 +169,12 @@ describe('a notification touches only the payments its processor account handled
     await ctx.world.deliverAdyen(adyenDispute(simulated, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended', 'DSPSIMULATED'));
     expect(await disputesOf(simulated)).toEqual([]);
     const mine = await ctx.world.capturedOn('adyen');
-    const second = await ctx.h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen US', credentials: CREDENTIALS.adyen, settings: { base_url: ctx.standIns.adyen.baseUrl } });
+    const second = await ctx.h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'Adyen US',
+      credentials: CREDENTIALS.adyen,
+      settings: { base_url: ctx.standIns.adyen.baseUrl },
+    });
     await ctx.world.deliverAdyen(adyenDispute(mine, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended', 'DSPOTHERACCOUNT'), second.body.id);
     expect(await disputesOf(mine)).toEqual([]);
     await ctx.world.deliverAdyen(adyenDispute(mine, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended', 'DSPOWNACCOUNT'));
@@ -158,7 +183,7 @@ describe('a notification touches only the payments its processor account handled
 });
 
 describe('a refund notification touches only the refunds its account was sent', () => {
-  it('when another Adyen account of the merchant reports our succeeded refund failed (REFUND_FAILED naming its id), then the refund stays succeeded; its own account\'s report moves it', async () => {
+  it("when another Adyen account of the merchant reports our succeeded refund failed (REFUND_FAILED naming its id), then the refund stays succeeded; its own account's report moves it", async () => {
     const payment = await ctx.world.capturedOn('adyen');
     const refund = (await ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 300 })).body;
     await ctx.h.settle();
@@ -167,7 +192,12 @@ describe('a refund notification touches only the refunds its account was sent', 
     expect((await ctx.h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body.status).toBe('succeeded');
     const { additionalData: _signed, ...fields } = succeeded.notificationItems[0]!.NotificationRequestItem;
     const failed = adyenNotification({ ...fields, eventCode: 'REFUND_FAILED', success: 'true' }, HMAC_KEY);
-    const other = await ctx.h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen US', credentials: CREDENTIALS.adyen, settings: { base_url: ctx.standIns.adyen.baseUrl } });
+    const other = await ctx.h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'Adyen US',
+      credentials: CREDENTIALS.adyen,
+      settings: { base_url: ctx.standIns.adyen.baseUrl },
+    });
     await ctx.world.deliverAdyen(failed, other.body.id);
     expect((await ctx.h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body.status).toBe('succeeded');
     await ctx.world.deliverAdyen(failed);
@@ -179,15 +209,29 @@ describe('Stripe disputes are matched by the PaymentIntent the payment keeps', (
   it('when charge.dispute.created arrives for a payment whose payment_intent.succeeded was never delivered, then the dispute opens on the payment that holds that PaymentIntent', async () => {
     const payment = await ctx.world.capturedOn('stripe');
     const intent = ctx.world.referenceOf('stripe', payment);
-    expect(await ctx.h.store.collection<Json>('processor_notifications').findOne({ merchantId: MERCHANT.merchantId, mode: 'test' }, { account_id: ctx.world.accounts.stripe })).toBeNull();
+    expect(
+      await ctx.h.store
+        .collection<Json>('processor_notifications')
+        .findOne({ merchantId: MERCHANT.merchantId, mode: 'test' }, { account_id: ctx.world.accounts.stripe }),
+    ).toBeNull();
     const disputeId = ctx.standIns.stripe.dispute(intent, 'product_not_received');
     expect(await ctx.world.deliverStripe(ctx.standIns.stripe.webhooks.at(-1)!)).toBe(200);
-    expect((await disputesOf(payment)).map((d: Json) => [d.processor_reference, d.status, d.reason, d.kind])).toEqual([[disputeId, 'needs_response', 'product_not_received', 'chargeback']]);
+    expect((await disputesOf(payment)).map((d: Json) => [d.processor_reference, d.status, d.reason, d.kind])).toEqual([
+      [disputeId, 'needs_response', 'product_not_received', 'chargeback'],
+    ]);
   });
 
   it('when a Stripe dispute names a PaymentIntent of no payment of the account, then nothing opens', async () => {
     await ctx.world.capturedOn('stripe');
-    const webhook = ctx.standIns.stripe.signedEvent('charge.dispute.created', { id: 'dp_unknownIntent', object: 'dispute', amount: 1250, currency: 'eur', payment_intent: 'pi_neverSeenHere', reason: 'fraudulent', status: 'needs_response' });
+    const webhook = ctx.standIns.stripe.signedEvent('charge.dispute.created', {
+      id: 'dp_unknownIntent',
+      object: 'dispute',
+      amount: 1250,
+      currency: 'eur',
+      payment_intent: 'pi_neverSeenHere',
+      reason: 'fraudulent',
+      status: 'needs_response',
+    });
     expect(await ctx.world.deliverStripe(webhook)).toBe(200);
     expect((await ctx.h.call(MERCHANT, 'GET', '/disputes')).body.data).toEqual([]);
   });
@@ -211,7 +255,7 @@ describe('Checkout.com dispute webhooks become disputes', () => {
     expect((await ctx.h.call(OTHER_MERCHANT, 'GET', '/disputes')).body.data).toEqual([]);
   });
 
-  it('when a dispute names the payment only by Checkout.com\'s own id (pay_…), then it is found by the authorization the payment keeps; an unknown id opens nothing', async () => {
+  it("when a dispute names the payment only by Checkout.com's own id (pay_…), then it is found by the authorization the payment keeps; an unknown id opens nothing", async () => {
     const payment = await ctx.world.capturedOn('checkout');
     await deliverCheckoutDispute('dispute_received', payment, 'dsp_byownreference', { payment_id: ctx.world.referenceOf('checkout', payment) });
     expect((await disputesOf(payment)).map((d: Json) => [d.status, d.processor_reference])).toEqual([['needs_response', 'dsp_byownreference']]);
@@ -259,7 +303,7 @@ describe('GET /disputes', () => {
   });
 });
 
-describe('the simulator\'s test dispute', () => {
+describe("the simulator's test dispute", () => {
   /** A payment captured on the simulator (its capture settles 200 ms after it is sent). */
   async function capturedPayment(): Promise<Json> {
     await ctx.h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [] });
@@ -274,17 +318,25 @@ describe('the simulator\'s test dispute', () => {
     const disputed = await ctx.h.payOneOff(MERCHANT, '400000******2685');
     await ctx.h.advance(200);
     expect((await ctx.h.call(MERCHANT, 'GET', `/payments/${disputed.id}`)).body.status).toBe('captured');
-    expect((await disputesOf(disputed)).map((d: Json) => [d.status, d.reason, d.amount, d.processor_reference])).toEqual([['needs_response', 'product_not_received', 1250, `sim_dp_${disputed.id}`]]);
+    expect((await disputesOf(disputed)).map((d: Json) => [d.status, d.reason, d.amount, d.processor_reference])).toEqual([
+      ['needs_response', 'product_not_received', 1250, `sim_dp_${disputed.id}`],
+    ]);
     expect(disputeEvents()).toEqual([['dispute.created', 'needs_response']]);
     const moved = await ctx.h.call(MERCHANT, 'POST', `/payments/${disputed.id}/test/dispute`, { status: 'lost' });
     expect(moved.body.status).toBe('lost');
     expect(await disputesOf(await capturedPayment())).toEqual([]);
   });
 
-  it('when a test key opens a dispute on a captured payment and then moves it, then it is needs_response, under_review, won, with the same events as a processor\'s', async () => {
+  it("when a test key opens a dispute on a captured payment and then moves it, then it is needs_response, under_review, won, with the same events as a processor's", async () => {
     const payment = await capturedPayment();
     const opened = await ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/test/dispute`, { reason: 'product_not_received' });
-    expect([opened.status, opened.body.status, opened.body.reason, opened.body.amount, opened.body.livemode]).toEqual([200, 'needs_response', 'product_not_received', 1250, false]);
+    expect([opened.status, opened.body.status, opened.body.reason, opened.body.amount, opened.body.livemode]).toEqual([
+      200,
+      'needs_response',
+      'product_not_received',
+      1250,
+      false,
+    ]);
     await ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/test/dispute`, { status: 'under_review' });
     const won = await ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/test/dispute`, { status: 'won' });
     expect([won.body.id, won.body.status]).toEqual([opened.body.id, 'won']);
@@ -296,14 +348,16 @@ describe('the simulator\'s test dispute', () => {
     ]);
   });
 
-  it('when the payment is not captured, the key is live, or the payment is another merchant\'s or mode\'s, then 409 dispute_not_allowed, 403 test_mode_only, 404', async () => {
+  it("when the payment is not captured, the key is live, or the payment is another merchant's or mode's, then 409 dispute_not_allowed, 403 test_mode_only, 404", async () => {
     const declined = await ctx.h.payOneOff(MERCHANT, CARDS.declined);
     expect((await ctx.h.call(MERCHANT, 'POST', `/payments/${declined.id}/test/dispute`, {})).body.code).toBe('dispute_not_allowed');
     // A live key names a test payment: not found, as any id of the other mode.
     expect((await ctx.h.call({ ...MERCHANT, mode: 'live' }, 'POST', `/payments/${declined.id}/test/dispute`, {})).body.code).toBe('payment_not_found');
     const captured = await capturedPayment();
     // A live key on its own live payment: the route simulates a processor in test mode only.
-    const { version: _version, ...stored } = (await ctx.h.store.collection<Json & { version: number }>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, captured.id))!;
+    const { version: _version, ...stored } = (await ctx.h.store
+      .collection<Json & { version: number }>('payments')
+      .get({ merchantId: MERCHANT.merchantId, mode: 'test' }, captured.id))!;
     const live = { ...stored, id: newId(), mode: 'live' };
     await ctx.h.store.transaction((uow) => uow.insert('payments', live));
     expect((await ctx.h.call({ ...MERCHANT, mode: 'live' }, 'POST', `/payments/${live.id}/test/dispute`, {})).body.code).toBe('test_mode_only');

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 const DOMAIN = join(__dirname, '..', 'src', 'domain');
 const AFTER_THE_PAYMENT = ['refunds', 'reports', 'disputes', 'fraud-warnings'];
 
-const sourceFiles = (folder: string): string[] =>
-  readdirSync(join(DOMAIN, folder)).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+const sourceFiles = (folder: string): string[] => readdirSync(join(DOMAIN, folder)).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
 
 const importsOf = (folder: string, file: string): string[] =>
   [...readFileSync(join(DOMAIN, folder, file), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((match) => match[1]!);

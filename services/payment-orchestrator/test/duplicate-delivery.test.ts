@@ -51,7 +51,8 @@ describe("the payment orchestrator's checkout.session.completed consumer under d
       const manual = await created(harness, '/payments/one-off', oneOff({ reference: 'manual-dup' }));
       const twice = await created(harness, '/payments/one-off', oneOff({ reference: 'dup-second-card' }));
       const unknown = { id: newId(), action_requirement: { session_id: newId() } };
-      const message = (data: Completion) => eventMessage(checkoutSessionCompletedV1, { scope: { merchantId: MERCHANT.merchantId, mode: 'test' }, data, occurredAt: new Date(START) });
+      const message = (data: Completion) =>
+        eventMessage(checkoutSessionCompletedV1, { scope: { merchantId: MERCHANT.merchantId, mode: 'test' }, data, occurredAt: new Date(START) });
       messages = [
         message(completion(approved, CARDS.approved)),
         message(completion(declined, CARDS.declined)),

@@ -10,7 +10,13 @@ afterEach(async () => {
   await h.stop();
 });
 
-const payment = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], ...overrides });
+const payment = (overrides: Record<string, unknown> = {}) => ({
+  amount: 1250,
+  currency_code: 'EUR',
+  confirm: true,
+  payment_method_types: ['card'],
+  ...overrides,
+});
 const mandateFor = (use_case: string, mandate_reference = 'contract-7') => ({ store_payment_method_for: { use_case, mandate_reference } });
 
 async function newCustomer(name = 'Ada Lovelace'): Promise<Json> {
@@ -57,13 +63,23 @@ async function declinedThenLeft(body: Record<string, unknown>): Promise<Json> {
   const created = await create(body);
   await h.submitCard(created, CARDS.declined);
   await h.settle();
-  expect((await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body).toMatchObject({ status: 'processing', payment_method: null, last_failed_attempt: { failure_reason: 'card_declined' } });
+  expect((await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body).toMatchObject({
+    status: 'processing',
+    payment_method: null,
+    last_failed_attempt: { failure_reason: 'card_declined' },
+  });
   await h.abandon(created);
   await h.settle();
   return (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
 }
 
-const merchantInitiated = (mandateId: string, overrides: Record<string, unknown> = {}) => ({ amount: 1000, currency_code: 'EUR', confirm: true, payment_method_id: mandateId, ...overrides });
+const merchantInitiated = (mandateId: string, overrides: Record<string, unknown> = {}) => ({
+  amount: 1000,
+  currency_code: 'EUR',
+  confirm: true,
+  payment_method_id: mandateId,
+  ...overrides,
+});
 
 async function settledAfterCreate(body: Record<string, unknown>): Promise<{ created: Json; settled: Json }> {
   const created = await create(body);
@@ -92,10 +108,13 @@ describe('customers', () => {
     expect(await h.call(MERCHANT, 'POST', '/customers', { email: 'ada@example.com' })).toMatchObject({ status: 422, body: { field: 'name' } });
   });
 
-  it("when another merchant reads a customer or its payment methods, then it answers 404 customer_not_found", async () => {
+  it('when another merchant reads a customer or its payment methods, then it answers 404 customer_not_found', async () => {
     const customer = await newCustomer();
     expect(await h.call(OTHER_MERCHANT, 'GET', `/customers/${customer.id}`)).toMatchObject({ status: 404, body: { code: 'customer_not_found' } });
-    expect(await h.call(OTHER_MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).toMatchObject({ status: 404, body: { code: 'customer_not_found' } });
+    expect(await h.call(OTHER_MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).toMatchObject({
+      status: 404,
+      body: { code: 'customer_not_found' },
+    });
     expect((await h.call(OTHER_MERCHANT, 'GET', '/customers')).body.data).toEqual([]);
   });
 });
@@ -118,9 +137,17 @@ describe('rule 1: guest payment', () => {
     await h.settle();
     await h.advance(200);
     const settled = (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
-    expect(settled).toMatchObject({ status: 'captured', use_case: 'guest_payment', payment_method: { type: 'card', card: { masked_number: CARDS.approved, expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' } } });
+    expect(settled).toMatchObject({
+      status: 'captured',
+      use_case: 'guest_payment',
+      payment_method: { type: 'card', card: { masked_number: CARDS.approved, expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' } },
+    });
     expect(settled.payment_method.id).toBeUndefined();
-    expect(h.events.filter((e) => e.data?.payment_id === created.id && e.type.startsWith('payment.')).map((e) => [e.type, e.data.use_case, e.data.payment_method_id])).toEqual([
+    expect(
+      h.events
+        .filter((e) => e.data?.payment_id === created.id && e.type.startsWith('payment.'))
+        .map((e) => [e.type, e.data.use_case, e.data.payment_method_id]),
+    ).toEqual([
       ['payment.processing', 'guest_payment', null],
       ['payment.captured', 'guest_payment', null],
     ]);
@@ -130,9 +157,18 @@ describe('rule 1: guest payment', () => {
 describe('rule 2: storing a card for COF payments', () => {
   it('when store_payment_method_for.use_case is cof_payments, then after the authorization payment_method carries an id, use_case stays guest_payment, and the stored card can be read', async () => {
     const settled = await paid(payment({ store_payment_method_for: { use_case: 'cof_payments' } }));
-    expect(settled).toMatchObject({ status: 'captured', use_case: 'guest_payment', payment_method: { id: expect.any(String), type: 'card', card: { masked_number: CARDS.approved } } });
+    expect(settled).toMatchObject({
+      status: 'captured',
+      use_case: 'guest_payment',
+      payment_method: { id: expect.any(String), type: 'card', card: { masked_number: CARDS.approved } },
+    });
     const method = await h.call(MERCHANT, 'GET', `/payment-methods/${settled.payment_method.id}`);
-    expect(method.body).toEqual({ id: settled.payment_method.id, livemode: false, type: 'card', card: { masked_number: CARDS.approved, expiry_year: 2034, expiry_month: 12, cardholder_name: 'Ada Lovelace' } });
+    expect(method.body).toEqual({
+      id: settled.payment_method.id,
+      livemode: false,
+      type: 'card',
+      card: { masked_number: CARDS.approved, expiry_year: 2034, expiry_month: 12, cardholder_name: 'Ada Lovelace' },
+    });
   });
 
   it('when the card to store is declined and the consumer leaves, then nothing is stored and payment_method is null', async () => {
@@ -181,7 +217,11 @@ describe('rule 3: a COF payment with a stored card', () => {
     const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', {
       processor: 'adyen',
       name: 'adyen',
-      credentials: { api_key: 'AQEyhmfxK4PJaBFHw0m_adyen_api_key_Zz42', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' },
+      credentials: {
+        api_key: 'AQEyhmfxK4PJaBFHw0m_adyen_api_key_Zz42',
+        merchant_account: 'ShopECOM',
+        hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+      },
     });
     const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: adyen.body.id }));
     expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'adyen-cof', capture_mode: 'automatic', steps })).status).toBe(201);
@@ -203,7 +243,10 @@ describe('rule 3: a COF payment with a stored card', () => {
     const owner = await newCustomer('Owner');
     const stranger = await newCustomer('Stranger');
     const method = await storedCard(owner.id);
-    expect(await h.call(MERCHANT, 'POST', '/payments', payment({ payment_method_id: method.id, customer_id: stranger.id }))).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
+    expect(await h.call(MERCHANT, 'POST', '/payments', payment({ payment_method_id: method.id, customer_id: stranger.id }))).toMatchObject({
+      status: 404,
+      body: { code: 'payment_method_not_found' },
+    });
   });
 });
 
@@ -211,7 +254,12 @@ describe('rule 4: a first payment creates a mandate', () => {
   it('when customer_id and store_payment_method_for recurring_payments are given, then after the authorization payment_method is an npr_mandate accepted when the consumer submitted the session, the customer is returned and use_case is first_payment', async () => {
     const customer = await newCustomer();
     const created = await create(payment({ customer_id: customer.id, ...mandateFor('recurring_payments') }));
-    expect(created).toMatchObject({ customer: { id: customer.id, name: 'Ada Lovelace' }, payment_method: null, use_case: 'first_payment', action_requirement: { type: 'use_sdk' } });
+    expect(created).toMatchObject({
+      customer: { id: customer.id, name: 'Ada Lovelace' },
+      payment_method: null,
+      use_case: 'first_payment',
+      action_requirement: { type: 'use_sdk' },
+    });
     h.clock.advance(60_000);
     const submitted = await h.submitCard(created);
     await h.settle();
@@ -222,7 +270,11 @@ describe('rule 4: a first payment creates a mandate', () => {
       status: 'captured',
       use_case: 'first_payment',
       customer: { id: customer.id, name: 'Ada Lovelace' },
-      payment_method: { id: expect.any(String), type: 'npr_mandate', npr_mandate: { accepted_on: submitted.card.submitted_at, card, customer_id: customer.id, reference: 'contract-7', type: 'recurring_payments' } },
+      payment_method: {
+        id: expect.any(String),
+        type: 'npr_mandate',
+        npr_mandate: { accepted_on: submitted.card.submitted_at, card, customer_id: customer.id, reference: 'contract-7', type: 'recurring_payments' },
+      },
     });
     expect(settled.payment_method.npr_mandate.accepted_on).toBe('2026-06-01T10:01:00.000Z');
     expect((await h.call(MERCHANT, 'GET', `/payment-methods/${settled.payment_method.id}`)).body).toEqual(settled.payment_method);
@@ -237,18 +289,29 @@ describe('rule 4: a first payment creates a mandate', () => {
   });
 
   it('when customer_id is missing, then the first payment answers 422 naming customer_id', async () => {
-    expect(await h.call(MERCHANT, 'POST', '/payments', payment(mandateFor('recurring_payments')))).toMatchObject({ status: 422, body: { code: 'validation_failed', field: 'customer_id' } });
+    expect(await h.call(MERCHANT, 'POST', '/payments', payment(mandateFor('recurring_payments')))).toMatchObject({
+      status: 422,
+      body: { code: 'validation_failed', field: 'customer_id' },
+    });
   });
 
   it('when mandate_reference is missing, then the first payment answers 422 naming store_payment_method_for.mandate_reference', async () => {
     const customer = await newCustomer();
-    const answer = await h.call(MERCHANT, 'POST', '/payments', payment({ customer_id: customer.id, store_payment_method_for: { use_case: 'unscheduled_payments' } }));
+    const answer = await h.call(
+      MERCHANT,
+      'POST',
+      '/payments',
+      payment({ customer_id: customer.id, store_payment_method_for: { use_case: 'unscheduled_payments' } }),
+    );
     expect(answer).toMatchObject({ status: 422, body: { field: 'store_payment_method_for.mandate_reference' } });
   });
 
   it("when customer_id is another merchant's customer, then the payment answers 404 customer_not_found", async () => {
     const customer = await newCustomer();
-    expect(await h.call(OTHER_MERCHANT, 'POST', '/payments', payment({ customer_id: customer.id, ...mandateFor('recurring_payments') }))).toMatchObject({ status: 404, body: { code: 'customer_not_found' } });
+    expect(await h.call(OTHER_MERCHANT, 'POST', '/payments', payment({ customer_id: customer.id, ...mandateFor('recurring_payments') }))).toMatchObject({
+      status: 404,
+      body: { code: 'customer_not_found' },
+    });
   });
 });
 
@@ -271,7 +334,7 @@ describe('rule 5: a mandate from a stored method', () => {
 });
 
 describe('rule 6: merchant-initiated payments on a mandate', () => {
-  it('when a recurring mandate is charged, then there is no session, the mandate and its customer are attached, use_case is recurring_payment, and it is captured with the first payment\'s network transaction reference', async () => {
+  it("when a recurring mandate is charged, then there is no session, the mandate and its customer are attached, use_case is recurring_payment, and it is captured with the first payment's network transaction reference", async () => {
     const customer = await newCustomer();
     const first = await firstPayment(customer);
     const mandate = first.payment_method;
@@ -291,9 +354,16 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     const stored = await h.store.collection<Json>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, created.id);
     const initial = await h.store.collection<Json>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, first.id);
     expect(initial.network_transaction_reference).toEqual(expect.any(String));
-    expect(stored).toMatchObject({ use_case: 'SUBSEQUENT_RECURRING', initial_payment_id: first.id, network_transaction_reference: initial.network_transaction_reference });
+    expect(stored).toMatchObject({
+      use_case: 'SUBSEQUENT_RECURRING',
+      initial_payment_id: first.id,
+      network_transaction_reference: initial.network_transaction_reference,
+    });
     const transactions = (await h.call(MERCHANT, 'GET', `/payments/${created.id}/transactions`)).body.data;
-    expect(transactions.map((t: Json) => [t.kind, t.use_case])).toEqual([['authorization', 'recurring_payment'], ['capture', 'recurring_payment']]);
+    expect(transactions.map((t: Json) => [t.kind, t.use_case])).toEqual([
+      ['authorization', 'recurring_payment'],
+      ['capture', 'recurring_payment'],
+    ]);
   });
 
   it('when a mandate is charged more than its first payment, then the charge is accepted (a mandate has no amount ceiling), but another currency is refused 422 currency_mismatch', async () => {
@@ -325,7 +395,10 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     const customer = await newCustomer();
     const first = await firstPayment(customer, 'recurring_payments', CARDS.captureFails);
     expect(first).toMatchObject({ status: 'failed', payment_method: { type: 'npr_mandate' } });
-    expect(await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(first.payment_method.id))).toMatchObject({ status: 409, body: { code: 'first_payment_required' } });
+    expect(await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(first.payment_method.id))).toMatchObject({
+      status: 409,
+      body: { code: 'first_payment_required' },
+    });
   });
 
   it('when the mandate was revoked, then the charge answers 410 payment_method_revoked and the mandate no longer reads or lists', async () => {
@@ -337,7 +410,7 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     expect((await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
   });
 
-  it('when the mandate was revoked and its first payment is named on the newer interface\'s subsequent path, then that path refuses it too (422 use_case_mismatch)', async () => {
+  it("when the mandate was revoked and its first payment is named on the newer interface's subsequent path, then that path refuses it too (422 use_case_mismatch)", async () => {
     const customer = await newCustomer();
     const first = await firstPayment(customer);
     await h.call(MERCHANT, 'DELETE', `/payment-methods/${first.payment_method.id}`);
@@ -345,10 +418,13 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     expect(answer).toMatchObject({ status: 422, body: { code: 'use_case_mismatch', field: 'payment_id' } });
   });
 
-  it("when another merchant charges, reads or revokes the mandate, then it answers 404 payment_method_not_found", async () => {
+  it('when another merchant charges, reads or revokes the mandate, then it answers 404 payment_method_not_found', async () => {
     const customer = await newCustomer();
     const mandate = (await firstPayment(customer)).payment_method;
-    expect(await h.call(OTHER_MERCHANT, 'POST', '/payments', merchantInitiated(mandate.id))).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
+    expect(await h.call(OTHER_MERCHANT, 'POST', '/payments', merchantInitiated(mandate.id))).toMatchObject({
+      status: 404,
+      body: { code: 'payment_method_not_found' },
+    });
     expect(await h.call(OTHER_MERCHANT, 'GET', `/payment-methods/${mandate.id}`)).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
     expect(await h.call(OTHER_MERCHANT, 'DELETE', `/payment-methods/${mandate.id}`)).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
   });
@@ -357,13 +433,20 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     const customer = await newCustomer();
     const stranger = await newCustomer('Stranger');
     const mandate = (await firstPayment(customer)).payment_method;
-    expect(await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(mandate.id, { customer_id: stranger.id }))).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
+    expect(await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(mandate.id, { customer_id: stranger.id }))).toMatchObject({
+      status: 404,
+      body: { code: 'payment_method_not_found' },
+    });
   });
 });
 
 describe('rule 7: unscheduled charged as recurring', () => {
   it('when the flow authorizes on a simulator account without explicit unscheduled support, then an unscheduled mandate is charged as recurring: use_case recurring_payment in the response, the transactions and the events', async () => {
-    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name: 'no unscheduled', settings: { explicit_unscheduled: false } });
+    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'simulator',
+      name: 'no unscheduled',
+      settings: { explicit_unscheduled: false },
+    });
     expect(account).toMatchObject({ status: 201, body: { settings: { explicit_unscheduled: false } } });
     const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: account.body.id }));
     expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'recurring-only', capture_mode: 'automatic', steps })).status).toBe(201);
@@ -374,7 +457,10 @@ describe('rule 7: unscheduled charged as recurring', () => {
     expect(created).toMatchObject({ use_case: 'recurring_payment', payment_method: { type: 'npr_mandate', npr_mandate: { type: 'unscheduled_payments' } } });
     expect(settled).toMatchObject({ status: 'captured', use_case: 'recurring_payment' });
     const transactions = (await h.call(MERCHANT, 'GET', `/payments/${created.id}/transactions`)).body.data;
-    expect(transactions.map((t: Json) => [t.processor, t.use_case])).toEqual([[account.body.id, 'recurring_payment'], [account.body.id, 'recurring_payment']]);
+    expect(transactions.map((t: Json) => [t.processor, t.use_case])).toEqual([
+      [account.body.id, 'recurring_payment'],
+      [account.body.id, 'recurring_payment'],
+    ]);
     const events = h.events.filter((e) => e.data?.payment_id === created.id && e.type.startsWith('payment.'));
     expect(events.map((e) => [e.type, e.data.use_case, e.data.payment_method_id, e.data.customer_id])).toEqual([
       ['payment.processing', 'recurring_payment', mandate.id, customer.id],
@@ -388,7 +474,11 @@ describe('rule 7: unscheduled charged as recurring', () => {
     const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', {
       processor: 'adyen',
       name: 'adyen',
-      credentials: { api_key: 'AQEyhmfxK4PJaBFHw0m_adyen_api_key_Zz42', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' },
+      credentials: {
+        api_key: 'AQEyhmfxK4PJaBFHw0m_adyen_api_key_Zz42',
+        merchant_account: 'ShopECOM',
+        hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+      },
       settings: { explicit_unscheduled: false },
     });
     expect(adyen).toMatchObject({ status: 422, body: { field: 'settings.explicit_unscheduled' } });
@@ -415,7 +505,8 @@ describe('the answers and the OpenAPI document', () => {
       ['get', '/payments', 200, (await h.call(MERCHANT, 'GET', '/payments')).body],
       ['get', '/payments/{payment_id}/transactions', 200, (await h.call(MERCHANT, 'GET', `/payments/${first.id}/transactions`)).body],
     ];
-    for (const [method, path, status, body] of answers) expect({ method, path, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, valid: true, errors: [] });
+    for (const [method, path, status, body] of answers)
+      expect({ method, path, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, valid: true, errors: [] });
   });
 });
 
@@ -439,7 +530,10 @@ describe('refusals and reads', () => {
   });
 
   it('when payment_method_id names no method, then POST /payments answers 404 payment_method_not_found', async () => {
-    expect(await h.call(MERCHANT, 'POST', '/payments', payment({ payment_method_id: newId() }))).toMatchObject({ status: 404, body: { code: 'payment_method_not_found' } });
+    expect(await h.call(MERCHANT, 'POST', '/payments', payment({ payment_method_id: newId() }))).toMatchObject({
+      status: 404,
+      body: { code: 'payment_method_not_found' },
+    });
   });
 
   it('when payments of both interfaces exist, then GET /payments lists each in the shape of the interface that created it', async () => {

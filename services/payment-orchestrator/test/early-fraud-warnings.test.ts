@@ -56,9 +56,19 @@ describe('Stripe radar.early_fraud_warning.*', () => {
     const intent = ctx.world.referenceOf('stripe', payment);
     const id = ctx.standIns.stripe.earlyFraudWarning(intent, 'made_with_lost_card');
     expect(await ctx.world.deliverStripe(ctx.standIns.stripe.webhooks.at(-1)!)).toBe(200);
-    expect((await get('/early-fraud-warnings')).data.map((w: Json) => [w.processor_reference, w.fraud_type, w.actionable, w.payment_id])).toEqual([[id, 'made_with_lost_card', true, payment.id]]);
+    expect((await get('/early-fraud-warnings')).data.map((w: Json) => [w.processor_reference, w.fraud_type, w.actionable, w.payment_id])).toEqual([
+      [id, 'made_with_lost_card', true, payment.id],
+    ]);
 
-    const updated = ctx.standIns.stripe.signedEvent('radar.early_fraud_warning.updated', { id, object: 'radar.early_fraud_warning', actionable: false, charge: 'ch_x', fraud_type: 'made_with_lost_card', livemode: false, payment_intent: intent });
+    const updated = ctx.standIns.stripe.signedEvent('radar.early_fraud_warning.updated', {
+      id,
+      object: 'radar.early_fraud_warning',
+      actionable: false,
+      charge: 'ch_x',
+      fraud_type: 'made_with_lost_card',
+      livemode: false,
+      payment_intent: intent,
+    });
     expect(await ctx.world.deliverStripe(updated)).toBe(200);
     expect((await get('/early-fraud-warnings')).data.map((w: Json) => w.actionable)).toEqual([false]);
     expect(warningEvents()).toEqual([
@@ -69,12 +79,14 @@ describe('Stripe radar.early_fraud_warning.*', () => {
   });
 });
 
-describe('the simulator\'s fraud-warning card', () => {
+describe("the simulator's fraud-warning card", () => {
   it('when a test payment is captured on the simulator with 4000 0000 0000 5423, then it receives an early fraud warning at once, made_with_stolen_card and actionable, and no dispute', async () => {
     const payment = await ctx.h.payOneOff(MERCHANT, '400000******5423');
     await ctx.h.advance(200);
     expect((await get(`/payments/${payment.id}`)).status).toBe('captured');
-    expect((await get('/early-fraud-warnings')).data.map((w: Json) => [w.payment_id, w.fraud_type, w.actionable, w.processor_reference])).toEqual([[payment.id, 'made_with_stolen_card', true, `sim_efw_${payment.id}`]]);
+    expect((await get('/early-fraud-warnings')).data.map((w: Json) => [w.payment_id, w.fraud_type, w.actionable, w.processor_reference])).toEqual([
+      [payment.id, 'made_with_stolen_card', true, `sim_efw_${payment.id}`],
+    ]);
     expect((await get(`/payments/${payment.id}/disputes`)).data).toEqual([]);
     expect(warningEvents()).toEqual([['early_fraud_warning.created', 'made_with_stolen_card', true]]);
   });
@@ -98,7 +110,11 @@ describe('GET /early-fraud-warnings', () => {
     expect((await get('/early-fraud-warnings', OTHER_MERCHANT)).data).toEqual([]);
     expect((await get('/early-fraud-warnings', { ...MERCHANT, mode: 'live' })).data).toEqual([]);
     expect((await ctx.h.call(MERCHANT, 'GET', '/early-fraud-warnings/not-a-uuid')).status).toBe(404);
-    for (const [query, field] of [['fraud_type=stolen', 'fraud_type'], ['actionable=yes', 'actionable'], ['payment_id=x', 'payment_id']]) {
+    for (const [query, field] of [
+      ['fraud_type=stolen', 'fraud_type'],
+      ['actionable=yes', 'actionable'],
+      ['payment_id=x', 'payment_id'],
+    ]) {
       const refused = await ctx.h.call(MERCHANT, 'GET', `/early-fraud-warnings?${query}`);
       expect([refused.status, refused.body.code, refused.body.field]).toEqual([422, 'validation_failed', field]);
     }

@@ -41,14 +41,28 @@ describe('flows', () => {
   it('when a flow with the same name exists (or a built-in name is used), then it answers 409 flow_exists', async () => {
     await h.call(MERCHANT, 'POST', '/flows', riskyFlow);
     expect(await h.call(MERCHANT, 'POST', '/flows', riskyFlow)).toMatchObject({ status: 409, body: { code: 'flow_exists' } });
-    expect(await h.call(MERCHANT, 'POST', '/flows', { ...riskyFlow, name: 'simulator_auto_capture' })).toMatchObject({ status: 409, body: { code: 'flow_exists' } });
+    expect(await h.call(MERCHANT, 'POST', '/flows', { ...riskyFlow, name: 'simulator_auto_capture' })).toMatchObject({
+      status: 409,
+      body: { code: 'flow_exists' },
+    });
   });
 
   it('when a merchant has 500 flows, then the 501st answers 422 flow_limit_reached and is not stored, while another merchant may still create flows', async () => {
-    const flowNamed = (name: string) => ({ name, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] });
+    const flowNamed = (name: string) => ({
+      name,
+      capture_mode: 'automatic',
+      steps: [
+        { kind: 'authorization', processor: 'simulator' },
+        { kind: 'capture', processor: 'simulator' },
+      ],
+    });
     for (let n = 1; n <= 500; n++) expect((await h.call(MERCHANT, 'POST', '/flows', flowNamed(`flow-${n}`))).status).toBe(201);
     const refused = await h.call(MERCHANT, 'POST', '/flows', flowNamed('flow-501'));
-    expect([refused.status, refused.headers.get('content-type'), refused.body.code]).toEqual([422, expect.stringContaining('application/problem+json'), 'flow_limit_reached']);
+    expect([refused.status, refused.headers.get('content-type'), refused.body.code]).toEqual([
+      422,
+      expect.stringContaining('application/problem+json'),
+      'flow_limit_reached',
+    ]);
     expect(refused.body.detail).toContain('500');
     expect((await h.call(MERCHANT, 'GET', '/flows/flow-501')).status).toBe(404);
     const listed = (await h.call(MERCHANT, 'GET', '/flows')).body.data.filter((flow: Json) => !flow.built_in);
@@ -57,9 +71,37 @@ describe('flows', () => {
   });
 
   it.each([
-    ['unknown_processor', 'steps[0].processor', { steps: [{ kind: 'authorization', processor: 'acme' }, { kind: 'capture', processor: 'simulator' }] }],
-    ['invalid_flow', 'steps', { steps: [{ kind: 'capture', processor: 'simulator' }, { kind: 'risk', processor: 'simulator' }] }],
-    ['invalid_flow', 'steps[1].kind', { steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'authentication_3ri', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] }],
+    [
+      'unknown_processor',
+      'steps[0].processor',
+      {
+        steps: [
+          { kind: 'authorization', processor: 'acme' },
+          { kind: 'capture', processor: 'simulator' },
+        ],
+      },
+    ],
+    [
+      'invalid_flow',
+      'steps',
+      {
+        steps: [
+          { kind: 'capture', processor: 'simulator' },
+          { kind: 'risk', processor: 'simulator' },
+        ],
+      },
+    ],
+    [
+      'invalid_flow',
+      'steps[1].kind',
+      {
+        steps: [
+          { kind: 'authorization', processor: 'simulator' },
+          { kind: 'authentication_3ri', processor: 'simulator' },
+          { kind: 'capture', processor: 'simulator' },
+        ],
+      },
+    ],
   ])('when a flow is invalid, then it answers 422 %s on %s', async (code, field, override) => {
     const body = { ...riskyFlow, ...override };
     const answer = await h.call(MERCHANT, 'POST', '/flows', body);
@@ -87,7 +129,11 @@ describe('per-step failure policy and fallback', () => {
   const flowWith = (name: string, risk: Json, authorization: Json = {}) => ({
     name,
     capture_mode: 'automatic',
-    steps: [{ kind: 'risk', processor: 'simulator', ...risk }, { kind: 'authorization', processor: 'simulator', ...authorization }, { kind: 'capture', processor: 'simulator' }],
+    steps: [
+      { kind: 'risk', processor: 'simulator', ...risk },
+      { kind: 'authorization', processor: 'simulator', ...authorization },
+      { kind: 'capture', processor: 'simulator' },
+    ],
   });
 
   it('when a step with on_failure stop ends in a processor error, then the payment fails there and no later step runs', async () => {
@@ -99,30 +145,56 @@ describe('per-step failure policy and fallback', () => {
   it('when a step with on_failure continue ends in a processor error, then the flow goes on to the next step', async () => {
     const { payment, attempts } = await run(flowWith('risk-continue', { on_failure: 'continue' }), CARDS.processorError);
     expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error' });
-    expect(attempts).toEqual([['risk', 'error'], ['authorization', 'error']]);
+    expect(attempts).toEqual([
+      ['risk', 'error'],
+      ['authorization', 'error'],
+    ]);
   });
 
   it('when an authorization ends in a retryable processor error, then each fallback processor is tried in order and every attempt is recorded', async () => {
-    const { payment, attempts } = await run(flowWith('with-fallback', { on_failure: 'continue' }, { fallback: ['simulator', 'simulator'] }), CARDS.processorError);
+    const { payment, attempts } = await run(
+      flowWith('with-fallback', { on_failure: 'continue' }, { fallback: ['simulator', 'simulator'] }),
+      CARDS.processorError,
+    );
     expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error' });
-    expect(attempts).toEqual([['risk', 'error'], ['authorization', 'error'], ['authorization', 'error'], ['authorization', 'error']]);
+    expect(attempts).toEqual([
+      ['risk', 'error'],
+      ['authorization', 'error'],
+      ['authorization', 'error'],
+      ['authorization', 'error'],
+    ]);
   });
 
   it('when an authorization is declined, then no fallback is tried (a decline is not retryable)', async () => {
     const { payment, attempts } = await run(flowWith('decline-no-fallback', {}, { fallback: ['simulator'] }), CARDS.declined);
     expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined' } });
-    expect(attempts).toEqual([['risk', 'succeeded'], ['authorization', 'failed']]);
+    expect(attempts).toEqual([
+      ['risk', 'succeeded'],
+      ['authorization', 'failed'],
+    ]);
   });
 });
 
 describe('the flow matrix', () => {
   it('when a merchant set nothing, then GET /flow-matrix shows version 0 with simulator_auto_capture as default', async () => {
-    expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toEqual({ livemode: false, version: 0, default_flow: 'simulator_auto_capture', rules: [], updated_at: null });
+    expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toEqual({
+      livemode: false,
+      version: 0,
+      default_flow: 'simulator_auto_capture',
+      rules: [],
+      updated_at: null,
+    });
   });
 
   it('when the matrix is put twice, then each PUT is a new version and payments record the version and rule that chose their flow', async () => {
-    const first = await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
-    expect(first.body).toMatchObject({ version: 1, rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
+    const first = await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+      default_flow: 'simulator_auto_capture',
+      rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+    });
+    expect(first.body).toMatchObject({
+      version: 1,
+      rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+    });
     const byRule = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'manual-7' }));
     expect(byRule.body).toMatchObject({ flow: 'simulator_manual_capture', flow_decision: { matrix_version: 1, rule: 'manual-for-orders' } });
     const second = await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_manual_capture', rules: [] });
@@ -151,13 +223,21 @@ describe('the flow matrix', () => {
 
   it('when a flow is named after an object property (constructor, __proto__, toString), then PUT answers 422 unknown_flow, not 500 (found by the fuzz)', async () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).toMatchObject({ status: 422, body: { code: 'unknown_flow', field: 'default_flow' } });
-      expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'r', when: {}, flow: name }] })).toMatchObject({ status: 422, body: { code: 'unknown_flow' } });
+      expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).toMatchObject({
+        status: 422,
+        body: { code: 'unknown_flow', field: 'default_flow' },
+      });
+      expect(
+        await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'r', when: {}, flow: name }] }),
+      ).toMatchObject({ status: 422, body: { code: 'unknown_flow' } });
     }
   });
 
   it('when the default flow is unknown, then PUT answers 422 unknown_flow on default_flow', async () => {
-    expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'nope', rules: [] })).toMatchObject({ status: 422, body: { code: 'unknown_flow', field: 'default_flow' } });
+    expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'nope', rules: [] })).toMatchObject({
+      status: 422,
+      body: { code: 'unknown_flow', field: 'default_flow' },
+    });
   });
 
   it('when explain is asked, then it answers the flow, the rule and the matrix version the decision would take', async () => {
@@ -175,41 +255,72 @@ describe('the flow matrix', () => {
       rule: 'big-eur',
       matrix_version: 1,
       // The flow's authorization step, and where a payment of these facts would go first.
-      authorization: { strategy: 'ordered', processors: ['simulator'], reason: 'step_order', detail: 'simulator: the only processor of the step that can take the payment' },
+      authorization: {
+        strategy: 'ordered',
+        processors: ['simulator'],
+        reason: 'step_order',
+        detail: 'simulator: the only processor of the step that can take the payment',
+      },
     });
     expect(await explain({ amount: 99999, currency_code: 'EUR' })).toMatchObject({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
-    expect(await explain({ amount: 5, currency_code: 'USD', scheme: 'AMEX' })).toMatchObject({ flow: 'simulator_manual_capture', rule: 'amex', matrix_version: 1 });
+    expect(await explain({ amount: 5, currency_code: 'USD', scheme: 'AMEX' })).toMatchObject({
+      flow: 'simulator_manual_capture',
+      rule: 'amex',
+      matrix_version: 1,
+    });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' } })).toMatchObject({ rule: 'vip' });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' }, use_case: 'SUBSEQUENT_RECURRING' })).toMatchObject({ rule: null });
     // Payment-shaped: a create body as sent (source and all), or a payment as answered.
     expect(await explain({ ...oneOff({ amount: 100000 }), return_url: 'https://shop.example/' })).toMatchObject({ rule: 'big-eur' });
-    expect(await explain({ amount: { requested: 100000 }, currency_code: 'EUR', use_case: 'RECURRING', status: 'processing' })).toMatchObject({ rule: 'big-eur' });
+    expect(await explain({ amount: { requested: 100000 }, currency_code: 'EUR', use_case: 'RECURRING', status: 'processing' })).toMatchObject({
+      rule: 'big-eur',
+    });
   });
 
-  it('when explain is given a draft matrix, then it answers the draft\'s decision with the version a PUT would give it, saves nothing, and refuses an invalid draft as PUT does', async () => {
+  it("when explain is given a draft matrix, then it answers the draft's decision with the version a PUT would give it, saves nothing, and refuses an invalid draft as PUT does", async () => {
     await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [] });
-    const draft = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
+    const draft = {
+      default_flow: 'simulator_auto_capture',
+      rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+    };
 
     const explained = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7', matrix: draft });
-    const invalid = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', matrix: { ...draft, rules: [{ name: 'x', when: { colour: ['red'] }, flow: 'simulator_manual_capture' }] } });
+    const invalid = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', {
+      amount: 500,
+      currency_code: 'EUR',
+      matrix: { ...draft, rules: [{ name: 'x', when: { colour: ['red'] }, flow: 'simulator_manual_capture' }] },
+    });
 
     expect(explained).toMatchObject({ status: 200, body: { flow: 'simulator_manual_capture', rule: 'manual-orders', matrix_version: 2 } });
     expect(invalid).toMatchObject({ status: 422, body: { code: 'unknown_condition' } });
     expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toMatchObject({ version: 1, rules: [] });
-    expect((await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7' })).body).toMatchObject({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
+    expect((await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7' })).body).toMatchObject({
+      flow: 'simulator_auto_capture',
+      rule: null,
+      matrix_version: 1,
+    });
   });
 
   it('when a rule on the scheme holds once the card is known, then the payment runs the flow it names', async () => {
-    await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'mastercard-manual', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_manual_capture' }] });
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+      rules: [{ name: 'mastercard-manual', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_manual_capture' }],
+    });
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     expect(created.body.flow).toBe('simulator_auto_capture');
     await h.submitCard(created.body, '555555******4444', { scheme: 'MASTERCARD' });
     await h.settle();
-    expect((await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({ status: 'authorized', flow: 'simulator_manual_capture', flow_decision: { rule: 'mastercard-manual' } });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({
+      status: 'authorized',
+      flow: 'simulator_manual_capture',
+      flow_decision: { rule: 'mastercard-manual' },
+    });
   });
 
   it('when a live merchant has no flow of real processors, then every create answers 422 simulator_not_allowed_in_live_mode, never a simulated success', async () => {
-    for (const [path, body] of [['/payments/one-off', oneOff()], ['/payments/unscheduled', oneOff()]] as const) {
+    for (const [path, body] of [
+      ['/payments/one-off', oneOff()],
+      ['/payments/unscheduled', oneOff()],
+    ] as const) {
       expect(await h.call(LIVE_MERCHANT, 'POST', path, body)).toMatchObject({ status: 422, body: { code: 'simulator_not_allowed_in_live_mode' } });
     }
     expect((await h.call(LIVE_MERCHANT, 'GET', '/payments')).body.data).toEqual([]);

@@ -22,7 +22,19 @@ describe('the orchestrator holds no card data', () => {
     for (const masked of Object.values(CARDS)) answers.push(JSON.stringify(await h.payOneOff(MERCHANT, masked)));
     const initial = await h.payOneOff(MERCHANT, CARDS.approved, recurring(), '/payments/recurring');
     await h.advance(200);
-    answers.push(JSON.stringify((await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 100, currency_code: 'EUR' }, { 'x-test-now': '2026-07-02T10:00:00Z' })).body));
+    answers.push(
+      JSON.stringify(
+        (
+          await h.call(
+            MERCHANT,
+            'POST',
+            `/payments/recurring/${initial.id}/subsequent`,
+            { amount: 100, currency_code: 'EUR' },
+            { 'x-test-now': '2026-07-02T10:00:00Z' },
+          )
+        ).body,
+      ),
+    );
     await h.settle();
     await h.advance(200);
 

@@ -40,7 +40,12 @@ describe('one-off payments (consumer present)', () => {
   it('when payments are created one after another, then each checkout session id is a random UUIDv4 that shares nothing with its payment id (not a time-ordered id minted next to it)', async () => {
     const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const created = [];
-    for (const [path, body] of [['one-off', oneOff()], ['one-off', oneOff()], ['recurring', recurring()], ['unscheduled', oneOff()]] as const) {
+    for (const [path, body] of [
+      ['one-off', oneOff()],
+      ['one-off', oneOff()],
+      ['recurring', recurring()],
+      ['unscheduled', oneOff()],
+    ] as const) {
       created.push((await h.call(MERCHANT, 'POST', `/payments/${path}`, body)).body);
     }
     const sessionIds = created.map((payment) => payment.action_requirement.session_id as string);
@@ -58,7 +63,14 @@ describe('one-off payments (consumer present)', () => {
     await h.settle();
     const during = await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`);
     expect(during.body).toMatchObject({ status: 'processing', amount: { requested: 1250, authorized: 1250 } });
-    expect(during.body.source).toEqual({ type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2034, masked_account_number: CARDS.approved, pan_type: 'FPAN' });
+    expect(during.body.source).toEqual({
+      type: 'card',
+      cardholder_name: 'Ada Lovelace',
+      expiry_month: 12,
+      expiry_year: 2034,
+      masked_account_number: CARDS.approved,
+      pan_type: 'FPAN',
+    });
     await h.advance(200);
     const after = await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`);
     expect(after.body).toMatchObject({ status: 'captured', amount: { requested: 1250, authorized: 1250, captured: 1250 } });
@@ -94,16 +106,19 @@ describe('one-off payments (consumer present)', () => {
   it.each([
     [CARDS.declined, 'card_declined'],
     [CARDS.insufficientFunds, 'insufficient_funds'],
-  ])('when the card %s is declined, then a failed authorization is recorded and the payment waits for another card (%s), failing with it when the session expires', async (masked, reason) => {
-    const payment = await h.payOneOff(MERCHANT, masked);
-    expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: reason }, amount: { requested: 1250 } });
-    expect(payment.amount.authorized).toBeUndefined();
-    const transactions = await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`);
-    expect(transactions.body.data).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: reason })]);
-    await h.advance(30 * 60_000);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'failed', failure_reason: reason });
-    expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.attempt_failed', 'payment.failed']);
-  });
+  ])(
+    'when the card %s is declined, then a failed authorization is recorded and the payment waits for another card (%s), failing with it when the session expires',
+    async (masked, reason) => {
+      const payment = await h.payOneOff(MERCHANT, masked);
+      expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: reason }, amount: { requested: 1250 } });
+      expect(payment.amount.authorized).toBeUndefined();
+      const transactions = await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`);
+      expect(transactions.body.data).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: reason })]);
+      await h.advance(30 * 60_000);
+      expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'failed', failure_reason: reason });
+      expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.attempt_failed', 'payment.failed']);
+    },
+  );
 
   it('when the processor errs for the card, then the payment fails at once with processor_error and an errored authorization is recorded', async () => {
     const payment = await h.payOneOff(MERCHANT, CARDS.processorError);
@@ -192,9 +207,12 @@ describe('creation refusals', () => {
     expect(answer.body.field).toBe(field);
   });
 
-  it.each(['http://localhost:3000/done', 'http://127.0.0.1/done', 'http://[::1]:8080/done', 'https://shop.example/done'])('when return_url is %s, then it is accepted', async (url) => {
-    expect((await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ return_url: url }))).status).toBe(200);
-  });
+  it.each(['http://localhost:3000/done', 'http://127.0.0.1/done', 'http://[::1]:8080/done', 'https://shop.example/done'])(
+    'when return_url is %s, then it is accepted',
+    async (url) => {
+      expect((await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ return_url: url }))).status).toBe(200);
+    },
+  );
 
   it('when a currency without minor units is used, then amounts are taken as they are (JPY exponent 0)', async () => {
     const answer = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ currency_code: 'JPY', amount: 500 }));
@@ -275,11 +293,14 @@ describe('description and locale: what the hosted page shows under the amount an
   it.each([
     ['one-off', oneOff({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl_be' })],
     ['recurring', recurring({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl_be' })],
-  ])('when a %s payment is created with a description and a locale, then checkout.session.opened carries both, the locale written canonically', async (kind, body) => {
-    const created = await h.call(MERCHANT, 'POST', `/payments/${kind}`, body);
-    expect(created.status).toBe(200);
-    expect(await openedFor(created.body.id)).toMatchObject({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl-BE' });
-  });
+  ])(
+    'when a %s payment is created with a description and a locale, then checkout.session.opened carries both, the locale written canonically',
+    async (kind, body) => {
+      const created = await h.call(MERCHANT, 'POST', `/payments/${kind}`, body);
+      expect(created.status).toBe(200);
+      expect(await openedFor(created.body.id)).toMatchObject({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl-BE' });
+    },
+  );
 
   it('when neither is given, then the event carries neither (the page then follows the browser)', async () => {
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());

@@ -9,13 +9,18 @@ const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA0
 const adyenCredentials = { api_key: 'AQE_opened_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
 /** Accounts the merchant has and the payment never uses. */
 const OTHER_ACCOUNTS = [
-  { processor: 'checkout', name: 'unused checkout', credentials: { secret_key: 'sk_sbox_unused_key', processing_channel_id: 'pc_unused1', webhook_secret: 'whsec_unused0123456789abcdefghijklmnop' } },
+  {
+    processor: 'checkout',
+    name: 'unused checkout',
+    credentials: { secret_key: 'sk_sbox_unused_key', processing_channel_id: 'pc_unused1', webhook_secret: 'whsec_unused0123456789abcdefghijklmnop' },
+  },
   { processor: 'stripe', name: 'unused stripe', credentials: { secret_key: 'sk_test_unusedKey123', webhook_secret: 'whsec_unused1230123456789abcdefghijklm' } },
   { processor: 'adyen', name: 'unused adyen', credentials: { ...adyenCredentials, api_key: 'AQE_unused_key_value' } },
 ];
 
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: ADYEN_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '737' } }).forward(request),
+  forward: (request) =>
+    placeholderTransport({ '*': { number: ADYEN_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '737' } }).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
@@ -41,7 +46,10 @@ beforeEach(async () => {
   });
   for (const read of ['findCaptureEvent', 'findActionEvent'] as const) {
     const original = StoreProcessorNotificationRepository.prototype[read];
-    jest.spyOn(StoreProcessorNotificationRepository.prototype, read).mockImplementation(function (this: StoreProcessorNotificationRepository, ...args: Parameters<typeof original>) {
+    jest.spyOn(StoreProcessorNotificationRepository.prototype, read).mockImplementation(function (
+      this: StoreProcessorNotificationRepository,
+      ...args: Parameters<typeof original>
+    ) {
       notificationReads += 1;
       return (original as (...a: typeof args) => ReturnType<typeof original>).apply(this, args);
     });
@@ -57,7 +65,8 @@ const reset = () => {
   decrypted = [];
   notificationReads = 0;
 };
-const lastNotification = (eventCode: string) => [...psp.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === eventCode)!;
+const lastNotification = (eventCode: string) =>
+  [...psp.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === eventCode)!;
 const deliver = async (account: string, notification: unknown) => {
   expect((await h.postPublic(`/processor-notifications/adyen/${account}`, JSON.stringify(notification))).text).toBe('[accepted]');
   await h.settle();
@@ -71,15 +80,29 @@ async function merchantWithFourAccounts(): Promise<{ used: string; unused: strin
     expect([created.status, created.body.code ?? null]).toEqual([201, null]);
     unused.push(created.body.id);
   }
-  const used = (await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'used', credentials: adyenCredentials, settings: { base_url: psp.baseUrl } })).body.id as string;
-  const flow = await h.call(MERCHANT, 'POST', '/flows', { name: 'adyen-auto', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: used }, { kind: 'capture', processor: used }] });
+  const used = (
+    await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'used',
+      credentials: adyenCredentials,
+      settings: { base_url: psp.baseUrl },
+    })
+  ).body.id as string;
+  const flow = await h.call(MERCHANT, 'POST', '/flows', {
+    name: 'adyen-auto',
+    capture_mode: 'automatic',
+    steps: [
+      { kind: 'authorization', processor: used },
+      { kind: 'capture', processor: used },
+    ],
+  });
   expect([flow.status, flow.body.detail ?? null]).toEqual([201, null]);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'adyen-auto', rules: [] })).status).toBe(200);
   return { used, unused };
 }
 
 describe('only what is used is opened', () => {
-  it('when a payment runs its steps on one of the merchant\'s four accounts, then only that account\'s credentials are decrypted, never the three others', async () => {
+  it("when a payment runs its steps on one of the merchant's four accounts, then only that account's credentials are decrypted, never the three others", async () => {
     const { used, unused } = await merchantWithFourAccounts();
     reset();
     const payment: Json = await h.payOneOff(MERCHANT, '411111******1111');
@@ -89,7 +112,7 @@ describe('only what is used is opened', () => {
     expect(decrypted.filter((id) => unused.includes(id))).toEqual([]);
   });
 
-  it('when Adyen\'s CAPTURE notification is verified, then the capture settles from it: the used account is decrypted (to verify, then for the step) and no recorded notification is read back', async () => {
+  it("when Adyen's CAPTURE notification is verified, then the capture settles from it: the used account is decrypted (to verify, then for the step) and no recorded notification is read back", async () => {
     const { used } = await merchantWithFourAccounts();
     const payment: Json = await h.payOneOff(MERCHANT, '411111******1111');
     reset();
@@ -99,7 +122,7 @@ describe('only what is used is opened', () => {
     expect(decrypted).toEqual([used, used]);
   });
 
-  it('when Adyen\'s REFUND notification is verified, then the refund settles from it, without reading the notification back, opening only the account that refunded', async () => {
+  it("when Adyen's REFUND notification is verified, then the refund settles from it, without reading the notification back, opening only the account that refunded", async () => {
     const { used } = await merchantWithFourAccounts();
     const payment: Json = await h.payOneOff(MERCHANT, '411111******1111');
     await deliver(used, lastNotification('CAPTURE'));

@@ -12,7 +12,10 @@ let h: Harness;
 beforeEach(async () => {
   // The harness's clock starts on 2026-06-01 at 10:00 UTC.
   h = await startOrchestrator();
-  const matrix = await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'yen-by-hand', when: { currency_code: ['JPY'] }, flow: 'simulator_manual_capture' }] });
+  const matrix = await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+    default_flow: 'simulator_auto_capture',
+    rules: [{ name: 'yen-by-hand', when: { currency_code: ['JPY'] }, flow: 'simulator_manual_capture' }],
+  });
   expect(matrix.status).toBe(200);
 });
 afterEach(async () => {
@@ -81,7 +84,7 @@ describe('GET /reports/payments: the money per UTC day and currency', () => {
     expect(body.totals).toMatchObject({ count: 5, succeeded: 4, failed: 1 });
   });
 
-  it('when the period starts after the payments were created, then their later refund and dispute are still in it (money is counted when it moves, not by the payment\'s day)', async () => {
+  it("when the period starts after the payments were created, then their later refund and dispute are still in it (money is counted when it moves, not by the payment's day)", async () => {
     const payment = await paid(CARDS.approved, { amount: 1250 });
     await h.advance(DAY_MS);
     expect((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1250 })).status).toBe(201);
@@ -98,7 +101,7 @@ describe('GET /reports/payments: the money per UTC day and currency', () => {
     expect((await report()).totals.amounts).toEqual([money('EUR', { authorized: 1250, captured: 1250, net: 1250 })]);
   });
 
-  it('when another merchant reads its report, then it sees none of this merchant\'s money', async () => {
+  it("when another merchant reads its report, then it sees none of this merchant's money", async () => {
     await paid(CARDS.approved, oneOff());
     const other = await h.call(OTHER_MERCHANT, 'GET', '/reports/payments?from=2026-06-01&to=2026-06-01');
     expect(other.body.totals).toMatchObject({ count: 0, amounts: [] });

@@ -48,7 +48,14 @@ describe('a payment request that reaches the orchestrator again with its Idempot
   it('when a subsequent payment is sent again with the same key, then the answer is the subsequent payment the first made', async () => {
     const initial = await h.payOneOff(MERCHANT, CARDS.approved, recurring(), '/payments/recurring');
     await h.advance(200); // the simulator settles the initial payment's capture
-    const send = () => h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { ...key('month-2'), 'x-test-now': '2026-07-01T10:00:00Z' });
+    const send = () =>
+      h.call(
+        MERCHANT,
+        'POST',
+        `/payments/recurring/${initial.id}/subsequent`,
+        { amount: 1000, currency_code: 'EUR' },
+        { ...key('month-2'), 'x-test-now': '2026-07-01T10:00:00Z' },
+      );
     const first = await send();
     const again = await send();
 
@@ -83,10 +90,10 @@ describe('a payment request that reaches the orchestrator again with its Idempot
   });
 });
 
-describe('the scope and lifetime of a payment request\'s Idempotency-Key', () => {
+describe("the scope and lifetime of a payment request's Idempotency-Key", () => {
   const DAY = 24 * 60 * 60 * 1000;
 
-  it('when merchants A and B create payments with the same key, then each gets its own payment, B\'s is not refused as a duplicate, and A\'s repeat still answers A\'s payment', async () => {
+  it("when merchants A and B create payments with the same key, then each gets its own payment, B's is not refused as a duplicate, and A's repeat still answers A's payment", async () => {
     const a = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'a-1' }), key('inv-2026-0001'));
     const b = await h.call(OTHER_MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'b-1' }), key('inv-2026-0001'));
     const aAgain = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'a-1' }), key('inv-2026-0001'));
@@ -98,7 +105,7 @@ describe('the scope and lifetime of a payment request\'s Idempotency-Key', () =>
     expect([aAgain.body.id, bAgain.body.id]).toEqual([a.body.id, b.body.id]);
   });
 
-  it('when the key\'s record is older than IDEMPOTENCY_KEY_TTL (24 h), then a repeat is a new request with a payment of its own; within it, a repeat answers the first payment', async () => {
+  it("when the key's record is older than IDEMPOTENCY_KEY_TTL (24 h), then a repeat is a new request with a payment of its own; within it, a repeat answers the first payment", async () => {
     const first = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'));
     h.clock.advance(DAY - 1_000);
     expect((await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'))).body.id).toBe(first.body.id);

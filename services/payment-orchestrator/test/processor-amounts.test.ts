@@ -29,14 +29,21 @@ const CARDS: Record<Processor, string> = { adyen: ADYEN_TEST_CARDS.approved, che
 const transport: ProcessorTransport = {
   forward: (request) => {
     const processor: Processor = request.url.endsWith('/v69/payments') ? 'adyen' : request.url.endsWith('/v1/payment_intents') ? 'stripe' : 'checkout';
-    return placeholderTransport({ '*': { number: CARDS[processor], expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: processor !== 'adyen' }).forward(request);
+    return placeholderTransport(
+      { '*': { number: CARDS[processor], expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+      { integerExpiry: processor !== 'adyen' },
+    ).forward(request);
   },
   send: (request) => placeholderTransport({}).send(request),
 };
 
 beforeAll(async () => {
   adyenPsp = await startAdyenStandIn({ apiKey: CREDENTIALS.adyen.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
-  cko = await startCheckoutStandIn({ secretKey: CREDENTIALS.checkout.secret_key, processingChannelId: CREDENTIALS.checkout.processing_channel_id, webhookSecret: CREDENTIALS.checkout.webhook_secret });
+  cko = await startCheckoutStandIn({
+    secretKey: CREDENTIALS.checkout.secret_key,
+    processingChannelId: CREDENTIALS.checkout.processing_channel_id,
+    webhookSecret: CREDENTIALS.checkout.webhook_secret,
+  });
   stripePsp = await startStripeStandIn({ secretKey: CREDENTIALS.stripe.secret_key, webhookSecret: CREDENTIALS.stripe.webhook_secret });
 });
 afterAll(async () => {
@@ -46,7 +53,10 @@ beforeEach(async () => {
   adyenPsp.deliver = null;
   h = await startOrchestrator({
     transport,
-    env: { FORWARD_EXTRA_DESTINATIONS: [`${adyenPsp.baseUrl}/v69/payments`, `${cko.baseUrl}/payments`, `${stripePsp.baseUrl}/v1/payment_intents`].join(','), PROCESSOR_ALLOW_PRIVATE_URLS: 'true' },
+    env: {
+      FORWARD_EXTRA_DESTINATIONS: [`${adyenPsp.baseUrl}/v69/payments`, `${cko.baseUrl}/payments`, `${stripePsp.baseUrl}/v1/payment_intents`].join(','),
+      PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+    },
   });
 });
 afterEach(async () => {
@@ -56,7 +66,12 @@ afterEach(async () => {
 const BASE_URLS = (): Record<Processor, string> => ({ adyen: adyenPsp.baseUrl, checkout: cko.baseUrl, stripe: stripePsp.baseUrl });
 
 async function account(processor: Processor): Promise<string> {
-  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: CREDENTIALS[processor], settings: { base_url: BASE_URLS()[processor] } });
+  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+    processor,
+    name: processor,
+    credentials: CREDENTIALS[processor],
+    settings: { base_url: BASE_URLS()[processor] },
+  });
   expect(created.status).toBe(201);
   // Adyen captures an automatic-capture payment by itself and notifies CAPTURE, which the payment waits for.
   if (processor === 'adyen') adyenPsp.deliver = (rawBody) => h.postPublic(`/processor-notifications/adyen/${created.body.id}`, rawBody);
@@ -73,10 +88,14 @@ async function payOneOff(...args: Parameters<Harness['payOneOff']>): Promise<Jso
 
 /** A flow whose authorization goes to `authorizer`, then to `fallback` in order; the matrix's default, or the flow of a scheme's rule. */
 async function flow(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
-  const steps = [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }];
+  const steps = [
+    { kind: 'authorization', processor: authorizer, fallback },
+    { kind: 'capture', processor: authorizer },
+  ];
   expect((await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps })).status).toBe(201);
 }
-const routeTo = async (defaultFlow: string, rules: unknown[] = []) => expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: defaultFlow, rules })).status).toBe(200);
+const routeTo = async (defaultFlow: string, rules: unknown[] = []) =>
+  expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: defaultFlow, rules })).status).toBe(200);
 
 const get = async (path: string): Promise<Json> => (await h.call(MERCHANT, 'GET', path)).body;
 const sentCounts = () => ({ adyen: adyenPsp.payments.length, checkout: cko.payments.length, stripe: stripePsp.intents.length });
@@ -86,7 +105,10 @@ describe('amounts at the processors (stand-ins)', () => {
     await flow('adyen', 'automatic', await account('adyen'));
     await routeTo('adyen');
     const payment = await payOneOff(MERCHANT, '411111******1111', { amount: 2790, currency_code: 'ISK' });
-    expect([payment.status, payment.amount]).toEqual(['captured', { requested: 2790, authorized: 2790, captured: 2790, capturable: 0, disputed: 0, net: 2790 }]);
+    expect([payment.status, payment.amount]).toEqual([
+      'captured',
+      { requested: 2790, authorized: 2790, captured: 2790, capturable: 0, disputed: 0, net: 2790 },
+    ]);
     expect(adyenPsp.payments.at(-1)!.body).toMatchObject({ reference: payment.id, amount: { currency: 'ISK', value: 279000 } });
   });
 
@@ -147,7 +169,7 @@ describe('amounts at the processors (stand-ins)', () => {
     expect(sentCounts()).toEqual(before);
   });
 
-  it('when a charge is below Stripe\'s minimum for its currency (EUR 0.49), then it is refused naming the minimum', async () => {
+  it("when a charge is below Stripe's minimum for its currency (EUR 0.49), then it is refused naming the minimum", async () => {
     await flow('stripe', 'automatic', await account('stripe'));
     await routeTo('stripe');
     const refused = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ amount: 49, currency_code: 'EUR' }));

@@ -25,14 +25,22 @@ let h: Harness;
 let card: string;
 
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: request.url.startsWith(cko.baseUrl) }).forward(request),
+  forward: (request) =>
+    placeholderTransport(
+      { '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+      { integerExpiry: request.url.startsWith(cko.baseUrl) },
+    ).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
 beforeAll(async () => {
   stripe = await startStripeStandIn({ secretKey: stripeCredentials.secret_key, webhookSecret: stripeCredentials.webhook_secret });
   adyen = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
-  cko = await startCheckoutStandIn({ secretKey: checkoutCredentials.secret_key, processingChannelId: checkoutCredentials.processing_channel_id, webhookSecret: checkoutCredentials.webhook_secret });
+  cko = await startCheckoutStandIn({
+    secretKey: checkoutCredentials.secret_key,
+    processingChannelId: checkoutCredentials.processing_channel_id,
+    webhookSecret: checkoutCredentials.webhook_secret,
+  });
 });
 afterAll(async () => {
   await Promise.all([stripe.stop(), adyen.stop(), cko.stop()]);
@@ -56,10 +64,18 @@ const CREDENTIALS = { stripe: stripeCredentials, adyen: adyenCredentials, checko
 
 async function routeTo(processor: 'stripe' | 'adyen' | 'checkout', captureMode: 'automatic' | 'manual'): Promise<string> {
   const baseUrl = processor === 'stripe' ? stripe.baseUrl : processor === 'adyen' ? adyen.baseUrl : cko.baseUrl;
-  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: CREDENTIALS[processor], settings: { base_url: baseUrl } });
+  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+    processor,
+    name: processor,
+    credentials: CREDENTIALS[processor],
+    settings: { base_url: baseUrl },
+  });
   expect(created.status).toBe(201);
   const name = `${processor}-${captureMode}-${Math.random().toString(36).slice(2, 8)}`;
-  const steps = [{ kind: 'authorization', processor: created.body.id }, { kind: 'capture', processor: created.body.id }];
+  const steps = [
+    { kind: 'authorization', processor: created.body.id },
+    { kind: 'capture', processor: created.body.id },
+  ];
   expect((await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps })).status).toBe(201);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
   return created.body.id;
@@ -67,7 +83,8 @@ async function routeTo(processor: 'stripe' | 'adyen' | 'checkout', captureMode: 
 
 const get = async (payment: Json): Promise<Json> => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
 const getRefund = async (refund: Json): Promise<Json> => (await h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body;
-const transactions = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status, t.failure_reason]);
+const transactions = async (payment: Json) =>
+  (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status, t.failure_reason]);
 const paymentEvents = (payment: Json) => h.events.filter((e) => e.type.startsWith('payment.') && e.data.payment_id === payment.id).map((e) => e.type);
 const refundQuestions = (refundReference: string) => stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/refunds/${refundReference}`).length;
 
@@ -86,7 +103,12 @@ describe('Stripe: one pinned API version', () => {
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 300 });
     await h.settle();
     const made = stripe.requests.slice(before);
-    expect(made.map((r) => `${r.method} ${r.path.replace(/(pi|re)_[A-Za-z0-9]+/, '{id}')}`)).toEqual(['POST /v1/payment_intents', 'POST /v1/payment_intents/{id}/capture', 'POST /v1/payment_intents/{id}/capture', 'POST /v1/refunds']);
+    expect(made.map((r) => `${r.method} ${r.path.replace(/(pi|re)_[A-Za-z0-9]+/, '{id}')}`)).toEqual([
+      'POST /v1/payment_intents',
+      'POST /v1/payment_intents/{id}/capture',
+      'POST /v1/payment_intents/{id}/capture',
+      'POST /v1/refunds',
+    ]);
     expect(new Set(made.map((r) => r.version))).toEqual(new Set([STRIPE_API_VERSION]));
   });
 
@@ -95,14 +117,23 @@ describe('Stripe: one pinned API version', () => {
     await routeTo('stripe', 'automatic');
     const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
     expect(initial.status).toBe('captured');
-    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1250, currency_code: 'EUR' }, { 'X-Test-Now': '2026-07-15T10:00:00Z' });
+    const subsequent = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      { amount: 1250, currency_code: 'EUR' },
+      { 'X-Test-Now': '2026-07-15T10:00:00Z' },
+    );
     expect(subsequent.status).toBe(200);
     await h.settle();
     expect(await get(subsequent.body)).toMatchObject({ status: 'captured' });
     const first = stripe.intents.find((intent) => intent.fields['metadata[payment_id]'] === initial.id)!;
     const firstCharge = stripe.charges.get(first.object.latest_charge as string)! as { payment_method_details: { card: { network_transaction_id: string } } };
     const sent = stripe.intents.find((intent) => intent.fields['metadata[payment_id]'] === subsequent.body.id)!;
-    expect(sent.fields).toMatchObject({ off_session: 'true', 'payment_method_options[card][mit_exemption][network_transaction_id]': firstCharge.payment_method_details.card.network_transaction_id });
+    expect(sent.fields).toMatchObject({
+      off_session: 'true',
+      'payment_method_options[card][mit_exemption][network_transaction_id]': firstCharge.payment_method_details.card.network_transaction_id,
+    });
   });
 });
 
@@ -133,7 +164,10 @@ describe('pending refunds asked about at the processor until final', () => {
     expect(refundQuestions(reference)).toBe(4);
     expect(await getRefund(refund)).toMatchObject({ status: 'succeeded' });
     expect((await get(payment)).amount).toMatchObject({ captured: 1250, refunded: 400 });
-    expect(h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type)).toEqual(['refund.created', 'refund.succeeded']);
+    expect(h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type)).toEqual([
+      'refund.created',
+      'refund.succeeded',
+    ]);
     // Final: never asked again.
     await h.advance(6 * 60 * 60_000);
     expect(refundQuestions(reference)).toBe(4);
@@ -153,7 +187,7 @@ describe('pending refunds asked about at the processor until final', () => {
     expect((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1250 })).status).toBe(201);
   });
 
-  it('when a Checkout.com refund\'s payment_refunded webhook never comes, then the payment\'s actions are asked (GET /payments/{id}/actions) and the Refund action settles it', async () => {
+  it("when a Checkout.com refund's payment_refunded webhook never comes, then the payment's actions are asked (GET /payments/{id}/actions) and the Refund action settles it", async () => {
     card = CHECKOUT_TEST_CARDS.approved;
     await routeTo('checkout', 'manual');
     const payment = await h.payOneOff(MERCHANT, '424242******4242');
@@ -222,13 +256,17 @@ describe('an automatic capture counts as authorized until the processor confirms
     }
   });
 
-  it('when Adyen\'s CAPTURE notification of its own capture arrives (before or after the answer), then the payment is captured', async () => {
+  it("when Adyen's CAPTURE notification of its own capture arrives (before or after the answer), then the payment is captured", async () => {
     card = ADYEN_TEST_CARDS.approved;
     const account = await routeTo('adyen', 'automatic');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
     expect(payment.status).toBe('processing');
     const capture = adyen.notifications.at(-1)!;
-    expect(capture.notificationItems[0]!.NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', success: 'true', originalReference: adyen.payments.at(-1)!.pspReference });
+    expect(capture.notificationItems[0]!.NotificationRequestItem).toMatchObject({
+      eventCode: 'CAPTURE',
+      success: 'true',
+      originalReference: adyen.payments.at(-1)!.pspReference,
+    });
     await h.postPublic(`/processor-notifications/adyen/${account}`, JSON.stringify(capture));
     await h.settle();
     expect(await get(payment)).toMatchObject({ status: 'captured', amount: { authorized: 1250, captured: 1250 } });
@@ -261,7 +299,12 @@ describe('an automatic capture counts as authorized until the processor confirms
     card = ADYEN_TEST_CARDS.approved;
     await routeTo('adyen', 'automatic');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
-    const other = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'other', credentials: adyenCredentials, settings: { base_url: adyen.baseUrl } });
+    const other = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'other',
+      credentials: adyenCredentials,
+      settings: { base_url: adyen.baseUrl },
+    });
     const item = adyen.notifications.at(-1)!.notificationItems[0]!.NotificationRequestItem;
     const { additionalData: _signature, ...unsigned } = item;
     await h.postPublic(`/processor-notifications/adyen/${other.body.id}`, JSON.stringify(adyenNotification(unsigned, HMAC_KEY)));

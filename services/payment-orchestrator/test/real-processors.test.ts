@@ -23,14 +23,22 @@ let card: string = ADYEN_TEST_CARDS.approved;
 /** How long the forward waits for a processor here (the forwarder's FORWARD_TIMEOUT, 30 s by default). */
 const FORWARD_TIMEOUT_MS = 500;
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments'), timeoutMs: FORWARD_TIMEOUT_MS }).forward(request),
+  forward: (request) =>
+    placeholderTransport(
+      { '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+      { integerExpiry: !request.url.endsWith('/v69/payments'), timeoutMs: FORWARD_TIMEOUT_MS },
+    ).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
 beforeAll(async () => {
   first = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
   second = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
-  cko = await startCheckoutStandIn({ secretKey: checkoutCredentials.secret_key, processingChannelId: checkoutCredentials.processing_channel_id, webhookSecret: checkoutCredentials.webhook_secret });
+  cko = await startCheckoutStandIn({
+    secretKey: checkoutCredentials.secret_key,
+    processingChannelId: checkoutCredentials.processing_channel_id,
+    webhookSecret: checkoutCredentials.webhook_secret,
+  });
 });
 afterAll(async () => {
   await Promise.all([first.stop(), second.stop(), cko.stop()]);
@@ -55,7 +63,12 @@ afterEach(async () => {
 const adyenOf = new Map<string, AdyenStandIn>();
 
 async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
-  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials, settings: { base_url: baseUrl } });
+  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+    processor,
+    name: processor,
+    credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials,
+    settings: { base_url: baseUrl },
+  });
   expect(created.status).toBe(201);
   if (processor === 'adyen') adyenOf.set(created.body.id, baseUrl === first.baseUrl ? first : second);
   return created.body.id;
@@ -97,12 +110,20 @@ async function completeCheckoutChallenge(payment: Json): Promise<Json> {
 
 async function routeTo(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
   if (captureMode === 'automatic') notifyAutomatically([authorizer, ...fallback]);
-  const flow = await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }] });
+  const flow = await h.call(MERCHANT, 'POST', '/flows', {
+    name,
+    capture_mode: captureMode,
+    steps: [
+      { kind: 'authorization', processor: authorizer, fallback },
+      { kind: 'capture', processor: authorizer },
+    ],
+  });
   expect(flow.status).toBe(201);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
 }
 
-const transactions = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.processor, t.kind, t.status, t.failure_reason]);
+const transactions = async (payment: Json) =>
+  (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.processor, t.kind, t.status, t.failure_reason]);
 
 describe('payments on real processors (stand-ins)', () => {
   it('when the flow matrix routes a one-off payment to an Adyen account, then Adyen authorizes it and, automatic capture, Adyen captures it', async () => {
@@ -110,7 +131,11 @@ describe('payments on real processors (stand-ins)', () => {
     await routeTo('adyen-auto', 'automatic', adyen);
     const before = first.payments.length;
     const payment = await payOneOff(MERCHANT, '411111******1111');
-    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 }]);
+    expect([payment.status, payment.flow, payment.amount]).toEqual([
+      'captured',
+      'adyen-auto',
+      { requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 },
+    ]);
     expect(await transactions(payment)).toEqual([
       [adyen, 'authorization', 'succeeded', null],
       [adyen, 'capture', 'succeeded', null],
@@ -122,11 +147,26 @@ describe('payments on real processors (stand-ins)', () => {
   });
 
   it('when a live payment is created on an Adyen flow and a scheme rule then picks a simulator flow, then the payment fails simulator_not_allowed_in_live_mode with no transaction, never a simulated success', async () => {
-    const created = await h.call(LIVE_MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'adyen-live', credentials: adyenCredentials, settings: { base_url: first.baseUrl } });
+    const created = await h.call(LIVE_MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'adyen-live',
+      credentials: adyenCredentials,
+      settings: { base_url: first.baseUrl },
+    });
     expect(created.status).toBe(201);
-    const flow = await h.call(LIVE_MERCHANT, 'POST', '/flows', { name: 'adyen-live', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: created.body.id }, { kind: 'capture', processor: created.body.id }] });
+    const flow = await h.call(LIVE_MERCHANT, 'POST', '/flows', {
+      name: 'adyen-live',
+      capture_mode: 'automatic',
+      steps: [
+        { kind: 'authorization', processor: created.body.id },
+        { kind: 'capture', processor: created.body.id },
+      ],
+    });
     expect(flow.status).toBe(201);
-    const matrix = await h.call(LIVE_MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'adyen-live', rules: [{ name: 'mastercard-simulated', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_auto_capture' }] });
+    const matrix = await h.call(LIVE_MERCHANT, 'PUT', '/flow-matrix', {
+      default_flow: 'adyen-live',
+      rules: [{ name: 'mastercard-simulated', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_auto_capture' }],
+    });
     expect(matrix.status).toBe(200);
     const before = first.payments.length;
 
@@ -177,13 +217,25 @@ describe('payments on real processors (stand-ins)', () => {
     expect(initial.status).toBe('authorized');
     const initialSent = cko.payments.find((p) => p.body.reference === initial.id)!;
     expect([initialSent.body.payment_type, initialSent.body.merchant_initiated, initialSent.body.capture]).toEqual(['Recurring', false, false]);
-    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
+    const subsequent = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      { amount: 1000, currency_code: 'EUR' },
+      { 'x-test-now': '2026-07-15T10:00:00Z' },
+    );
     expect(subsequent.status).toBe(200);
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${subsequent.body.id}`)).body.status).toBe('authorized');
     const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
     const sent = cko.payments.at(-1)!.body;
-    expect([sent.reference, sent.payment_type, sent.merchant_initiated, sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual([subsequent.body.id, 'Recurring', true, initialId, false]);
+    expect([sent.reference, sent.payment_type, sent.merchant_initiated, sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual([
+      subsequent.body.id,
+      'Recurring',
+      true,
+      initialId,
+      false,
+    ]);
   });
 
   it('when the subsequent payment goes to another Checkout.com account than the initial one, then it names the initial payment by its scheme_id (the other account does not know the payment id)', async () => {
@@ -193,7 +245,13 @@ describe('payments on real processors (stand-ins)', () => {
     const initial = await completeCheckoutChallenge(await payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
     const other = await account('checkout', cko.baseUrl);
     await routeTo('checkout-other', 'manual', other);
-    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
+    const subsequent = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      { amount: 1000, currency_code: 'EUR' },
+      { 'x-test-now': '2026-07-15T10:00:00Z' },
+    );
     await h.settle();
     const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
     const sent = cko.payments.find((p) => p.body.reference === subsequent.body.id)!.body;
@@ -216,12 +274,16 @@ describe('a first account that answers after the engine stopped waiting (timeout
     expect([late.headers['idempotency-key'], chosen.headers['idempotency-key']]).toEqual([`${payment.id}:authorization`, `${payment.id}:authorization`]);
 
     // The chosen authorisation's own notification changes nothing.
-    expect((await h.postPublic(`/processor-notifications/adyen/${backup}`, JSON.stringify(second.authorisationNotification(chosen.pspReference)))).text).toBe('[accepted]');
+    expect((await h.postPublic(`/processor-notifications/adyen/${backup}`, JSON.stringify(second.authorisationNotification(chosen.pspReference)))).text).toBe(
+      '[accepted]',
+    );
     expect(second.cancels).toHaveLength(0);
 
     const notification = JSON.stringify(first.authorisationNotification(late.pspReference));
     expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, notification)).text).toBe('[accepted]');
-    expect(first.cancels.map((c) => [c.paymentPspReference, c.body.reference, c.body.merchantAccount, c.headers['idempotency-key']])).toEqual([[late.pspReference, payment.id, 'ShopECOM', `${payment.id}:void:${late.pspReference}`]]);
+    expect(first.cancels.map((c) => [c.paymentPspReference, c.body.reference, c.body.merchantAccount, c.headers['idempotency-key']])).toEqual([
+      [late.pspReference, payment.id, 'ShopECOM', `${payment.id}:void:${late.pspReference}`],
+    ]);
     const after = [
       [adyen, 'authorization', 'error', 'processor_unavailable'],
       [backup, 'authorization', 'succeeded', null],
@@ -248,7 +310,9 @@ describe('a first account that answers after the engine stopped waiting (timeout
     expect(late.headers['cko-idempotency-key']).toBe(`${payment.id}:authorization`);
     const webhook = cko.approvedWebhook(late.id);
     expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
-    expect(cko.voids.map((v) => [v.paymentId, v.body.reference, v.headers['cko-idempotency-key']])).toEqual([[late.id, payment.id, `${payment.id}:void:${late.id}`]]);
+    expect(cko.voids.map((v) => [v.paymentId, v.body.reference, v.headers['cko-idempotency-key']])).toEqual([
+      [late.id, payment.id, `${payment.id}:void:${late.id}`],
+    ]);
     expect(await transactions(payment)).toEqual([
       [checkout, 'authorization', 'error', 'processor_unavailable'],
       [checkout, 'void', 'succeeded', null],
@@ -260,7 +324,16 @@ describe('a first account that answers after the engine stopped waiting (timeout
     await routeTo('adyen-undecided', 'automatic', adyen);
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     const notification = adyenNotification(
-      { amount: { value: 1250, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: '2026-06-01T10:00:00Z', merchantAccountCode: 'ShopECOM', merchantReference: created.body.id, pspReference: 'QWERTYUIOPASDFGH', reason: '', success: 'true' },
+      {
+        amount: { value: 1250, currency: 'EUR' },
+        eventCode: 'AUTHORISATION',
+        eventDate: '2026-06-01T10:00:00Z',
+        merchantAccountCode: 'ShopECOM',
+        merchantReference: created.body.id,
+        pspReference: 'QWERTYUIOPASDFGH',
+        reason: '',
+        success: 'true',
+      },
       HMAC_KEY,
     );
     const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
@@ -270,16 +343,23 @@ describe('a first account that answers after the engine stopped waiting (timeout
 });
 
 describe('3RI on real processors', () => {
-  it.each(['adyen', 'checkout'] as const)('when a flow names a %s account in its authentication_3ri step, then it is refused: 422 processor_capability_missing naming the step', async (processor) => {
-    const id = await account(processor, processor === 'adyen' ? first.baseUrl : cko.baseUrl);
-    const answer = await h.call(MERCHANT, 'POST', '/flows', {
-      name: `${processor}-3ri`,
-      capture_mode: 'automatic',
-      steps: [{ kind: 'authentication_3ri', processor: id }, { kind: 'authorization', processor: id }, { kind: 'capture', processor: id }],
-    });
-    expect([answer.status, answer.body.code, answer.body.field]).toEqual([422, 'processor_capability_missing', 'steps[0].processor']);
-    expect(answer.body.detail).toContain('authentication_3ri');
-  });
+  it.each(['adyen', 'checkout'] as const)(
+    'when a flow names a %s account in its authentication_3ri step, then it is refused: 422 processor_capability_missing naming the step',
+    async (processor) => {
+      const id = await account(processor, processor === 'adyen' ? first.baseUrl : cko.baseUrl);
+      const answer = await h.call(MERCHANT, 'POST', '/flows', {
+        name: `${processor}-3ri`,
+        capture_mode: 'automatic',
+        steps: [
+          { kind: 'authentication_3ri', processor: id },
+          { kind: 'authorization', processor: id },
+          { kind: 'capture', processor: id },
+        ],
+      });
+      expect([answer.status, answer.body.code, answer.body.field]).toEqual([422, 'processor_capability_missing', 'steps[0].processor']);
+      expect(answer.body.detail).toContain('authentication_3ri');
+    },
+  );
 });
 
 describe('the security code, sent only while the vault keeps it', () => {
@@ -303,7 +383,7 @@ describe('the security code, sent only while the vault keeps it', () => {
     expect(first.payments.find((p) => p.body.reference === late.id)!.body.paymentMethod).not.toHaveProperty('cvc');
   });
 
-  it('when less than the safety margin (30 s) of the 15 minutes is left, then no cvc is asked for: the vault\'s clock may be ahead of ours', async () => {
+  it("when less than the safety margin (30 s) of the 15 minutes is left, then no cvc is asked for: the vault's clock may be ahead of ours", async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-cvc-margin', 'automatic', adyen);
     const payment = await payEnteredMinutesAgo(14.6);
@@ -311,7 +391,7 @@ describe('the security code, sent only while the vault keeps it', () => {
   });
 });
 
-describe('captures settled by the processors\' notifications', () => {
+describe("captures settled by the processors' notifications", () => {
   it('when a manual capture on Adyen is answered received, then the payment is capturing until the signed CAPTURE notification, then captured; a redelivery changes nothing', async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-manual', 'manual', adyen);
@@ -324,7 +404,11 @@ describe('captures settled by the processors\' notifications', () => {
     expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('capturing');
 
     const notification = first.notifications.at(-1)!;
-    expect(notification.notificationItems[0]!.NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', merchantReference: payment.id, amount: { value: 700, currency: 'EUR' } });
+    expect(notification.notificationItems[0]!.NotificationRequestItem).toMatchObject({
+      eventCode: 'CAPTURE',
+      merchantReference: payment.id,
+      amount: { value: 700, currency: 'EUR' },
+    });
     const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
     expect(answer.text).toBe('[accepted]');
     await h.settle();
@@ -363,9 +447,8 @@ describe('captures settled by the processors\' notifications', () => {
   });
 });
 
-
 describe('opened processor accounts', () => {
-  it('when an account\'s credentials are rotated, then the next payment uses the new ones at once (the opened accounts are dropped on the write)', async () => {
+  it("when an account's credentials are rotated, then the next payment uses the new ones at once (the opened accounts are dropped on the write)", async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-rotated', 'automatic', adyen);
     expect((await payOneOff(MERCHANT, '411111******1111')).status).toBe('captured');
@@ -378,7 +461,13 @@ describe('opened processor accounts', () => {
 describe('stored credentials of the earlier interface (POST /payments) on real processors', () => {
   /** Earlier rule 2 (the card entered and stored for COF payments), then rule 3 (a COF payment with that card, the consumer confirming it). */
   async function storeThenPayWithStoredCard(): Promise<{ storing: Json; cof: Json }> {
-    const created = await h.call(MERCHANT, 'POST', '/payments', { amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], store_payment_method_for: { use_case: 'cof_payments' } });
+    const created = await h.call(MERCHANT, 'POST', '/payments', {
+      amount: 1250,
+      currency_code: 'EUR',
+      confirm: true,
+      payment_method_types: ['card'],
+      store_payment_method_for: { use_case: 'cof_payments' },
+    });
     expect(created.status).toBe(201);
     await h.submitCard(created.body, '424242******4242');
     await h.settle();
@@ -397,7 +486,12 @@ describe('stored credentials of the earlier interface (POST /payments) on real p
     expect([cof.use_case, cof.status]).toEqual(['cof_payment', 'captured']);
     const sent = (payment: Json) => first.payments.find((p) => p.body.reference === payment.id)!.body;
     expect(sent(storing)).toMatchObject({ shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' });
-    expect(sent(cof)).toMatchObject({ shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile', amount: { value: 700, currency: 'EUR' }, paymentMethod: { cvc: '737' } });
+    expect(sent(cof)).toMatchObject({
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'CardOnFile',
+      amount: { value: 700, currency: 'EUR' },
+      paymentMethod: { cvc: '737' },
+    });
     expect(sent(cof)).not.toHaveProperty('additionalData');
   });
 
@@ -413,9 +507,12 @@ describe('stored credentials of the earlier interface (POST /payments) on real p
   });
 });
 
-describe('3-D Secure decided by the processor\'s notification while the consumer is away', () => {
+describe("3-D Secure decided by the processor's notification while the consumer is away", () => {
   /** A Checkout.com payment on the challenge card: the consumer answers the issuer's page, then Checkout.com's webhook of that outcome arrives first. */
-  async function decidedByWebhook(outcome: 'completed' | 'failed', webhookType: string): Promise<{ waiting: Json; paymentId: string; back: Record<string, string> }> {
+  async function decidedByWebhook(
+    outcome: 'completed' | 'failed',
+    webhookType: string,
+  ): Promise<{ waiting: Json; paymentId: string; back: Record<string, string> }> {
     card = CHECKOUT_TEST_CARDS.threeDsChallenge;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo(`checkout-3ds-${outcome}`, 'manual', checkout);
@@ -430,37 +527,81 @@ describe('3-D Secure decided by the processor\'s notification while the consumer
     return { waiting, paymentId, back };
   }
 
-  it('when payment_approved arrives while the consumer is away on the issuer\'s page, then it counts as the return: the payment is looked up by its id and authorized, and a later return changes nothing', async () => {
+  it("when payment_approved arrives while the consumer is away on the issuer's page, then it counts as the return: the payment is looked up by its id and authorized, and a later return changes nothing", async () => {
     const { waiting, paymentId, back } = await decidedByWebhook('completed', 'payment_approved');
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'authorized', authentication: { status: 'authenticated', eci: '05' } });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({
+      status: 'authorized',
+      authentication: { status: 'authenticated', eci: '05' },
+    });
     expect(cko.lookups).toContain(paymentId);
     const lookups = cko.lookups.length;
     await h.returnFromBank(waiting, back);
     await h.settle();
     expect(cko.lookups.length).toBe(lookups);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded']);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual([
+      'authentication_3ds:succeeded',
+      'authorization:succeeded',
+    ]);
   });
 
   it('when payment_authentication_failed arrives while the consumer is away, then the attempt fails authentication_failed without an authorization transaction, and the payment takes another card', async () => {
     const { waiting } = await decidedByWebhook('failed', 'payment_authentication_failed');
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed' } });
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: { failure_reason: 'authentication_failed' },
+    });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual([
+      'authentication_3ds:failed',
+    ]);
   });
 
-  it('when Adyen\'s AUTHORISATION arrives for a payment waiting on its consumer, then it does not count as the return (RedirectShopper named no pspReference): the payment waits for the redirectResult', async () => {
+  it("when Adyen's AUTHORISATION arrives for a payment waiting on its consumer, then it does not count as the return (RedirectShopper named no pspReference): the payment waits for the redirectResult", async () => {
     card = ADYEN_TEST_CARDS.threeDsChallenge;
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-3ds-wait', 'manual', adyen);
     // Adyen authenticates a web payment only with the browser's data, which the hosted page sends with the card.
     const created = (await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff())).body;
-    const browser = { user_agent: 'Mozilla/5.0 Chrome/131.0', accept_header: 'text/html', language: 'en-GB', screen_width: 1280, screen_height: 720, color_depth: 24, time_zone_offset: -60, java_enabled: false, ip_address: '203.0.113.7' };
-    const entered = { masked_account_number: '491761******0000', scheme: 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: new Date().toISOString() };
-    await h.redeliver({ session_id: created.action_requirement.session_id, payment_id: created.id, token_id: newId(), card: entered, browser }, MERCHANT.merchantId, newId());
+    const browser = {
+      user_agent: 'Mozilla/5.0 Chrome/131.0',
+      accept_header: 'text/html',
+      language: 'en-GB',
+      screen_width: 1280,
+      screen_height: 720,
+      color_depth: 24,
+      time_zone_offset: -60,
+      java_enabled: false,
+      ip_address: '203.0.113.7',
+    };
+    const entered = {
+      masked_account_number: '491761******0000',
+      scheme: 'VISA',
+      expiry_month: 12,
+      expiry_year: 2034,
+      cardholder_name: 'Ada Lovelace',
+      submitted_at: new Date().toISOString(),
+    };
+    await h.redeliver(
+      { session_id: created.action_requirement.session_id, payment_id: created.id, token_id: newId(), card: entered, browser },
+      MERCHANT.merchantId,
+      newId(),
+    );
     await h.settle();
     const waiting = (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
     expect(waiting.status).toBe('processing');
     const psp = first.payments.find((p) => p.body.reference === waiting.id)!.pspReference;
-    const notification = adyenNotification({ amount: { value: 1250, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: 'ShopECOM', merchantReference: waiting.id, pspReference: psp, reason: '', success: 'true' }, HMAC_KEY);
+    const notification = adyenNotification(
+      {
+        amount: { value: 1250, currency: 'EUR' },
+        eventCode: 'AUTHORISATION',
+        eventDate: new Date().toISOString(),
+        merchantAccountCode: 'ShopECOM',
+        merchantReference: waiting.id,
+        pspReference: psp,
+        reason: '',
+        success: 'true',
+      },
+      HMAC_KEY,
+    );
     const answered = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body.status).toBe('processing');

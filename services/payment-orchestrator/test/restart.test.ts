@@ -31,7 +31,10 @@ describe('restart safety (SQLite store)', () => {
     await second.settle();
     const after = await second.call(MERCHANT, 'GET', `/payments/${payment.id}`);
     expect(after.body).toMatchObject({ status: 'captured', amount: { captured: 1250 } });
-    expect((await second.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: { kind: string }) => t.kind)).toEqual(['authorization', 'capture']);
+    expect((await second.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: { kind: string }) => t.kind)).toEqual([
+      'authorization',
+      'capture',
+    ]);
   });
 
   it('when the service restarts after the session lifetime, then the waiting payment fails with session_expired', async () => {
@@ -55,7 +58,10 @@ describe('restart safety (SQLite store)', () => {
 
     const [second, third] = [await start('2026-06-01T11:00:00.000Z'), await start('2026-06-01T11:00:00.000Z')];
     await Promise.all([second.settle(), third.settle()]);
-    expect((await second.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_abandoned' });
+    expect((await second.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({
+      status: 'failed',
+      failure_reason: 'authentication_abandoned',
+    });
     const failed = [...second.events, ...third.events].filter((e) => e.type === 'payment.failed' && e.data.payment_id === created.body.id);
     expect(failed).toHaveLength(1);
   });
@@ -64,16 +70,25 @@ describe('restart safety (SQLite store)', () => {
     const h = await start();
     const initial = await h.payOneOff(MERCHANT, CARDS.approved, recurring(), '/payments/recurring');
     await h.advance(200);
-    const next = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-01T08:00:00Z' });
+    const next = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      { amount: 1000, currency_code: 'EUR' },
+      { 'x-test-now': '2026-07-01T08:00:00Z' },
+    );
     expect(next.status).toBe(200);
     await h.settle();
     await h.advance(200);
     expect((await h.call(MERCHANT, 'GET', `/payments/${next.body.id}`)).body.status).toBe('captured');
   });
 
-  it('when the service restarts past an authorization\'s validity, then the next instance voids it and cancels the payment (authorization_expired); a pending refund settles after a restart too', async () => {
+  it("when the service restarts past an authorization's validity, then the next instance voids it and cancels the payment (authorization_expired); a pending refund settles after a restart too", async () => {
     const first = await start();
-    await first.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
+    await first.call(MERCHANT, 'PUT', '/flow-matrix', {
+      default_flow: 'simulator_auto_capture',
+      rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+    });
     const authorized = await first.payOneOff(MERCHANT, CARDS.approved, { reference: 'manual-1' });
     expect(authorized.status).toBe('authorized');
     const captured = await first.payOneOff(MERCHANT, CARDS.approved);
@@ -85,7 +100,10 @@ describe('restart safety (SQLite store)', () => {
 
     const second = await start('2026-06-08T10:00:01.000Z');
     await second.settle();
-    expect((await second.call(MERCHANT, 'GET', `/payments/${authorized.id}`)).body).toMatchObject({ status: 'canceled', cancellation_reason: 'authorization_expired' });
+    expect((await second.call(MERCHANT, 'GET', `/payments/${authorized.id}`)).body).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'authorization_expired',
+    });
     expect((await second.call(MERCHANT, 'GET', `/refunds/${refund.body.id}`)).body).toMatchObject({ status: 'succeeded' });
     expect((await second.call(MERCHANT, 'GET', `/payments/${captured.id}`)).body.amount).toMatchObject({ refunded: 100 });
   });

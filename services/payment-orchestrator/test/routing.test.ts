@@ -16,7 +16,14 @@ async function simulatorAccount(name: string, settings: Record<string, unknown> 
 }
 
 async function useFlow(name: string, authorization: Json, captureProcessor: string): Promise<void> {
-  const flow = { name, capture_mode: 'automatic', steps: [{ kind: 'authorization', ...authorization }, { kind: 'capture', processor: captureProcessor }] };
+  const flow = {
+    name,
+    capture_mode: 'automatic',
+    steps: [
+      { kind: 'authorization', ...authorization },
+      { kind: 'capture', processor: captureProcessor },
+    ],
+  };
   const created = await h.call(MERCHANT, 'POST', '/flows', flow);
   expect(created).toMatchObject({ status: 201 });
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
@@ -54,16 +61,34 @@ describe('step_up_3ds', () => {
       ['capture', 'succeeded', null],
     ]);
     expect(captured.routing.attempts).toEqual([
-      expect.objectContaining({ processor: 'simulator', result: 'declined', decline: expect.objectContaining({ category: 'authentication_required', retryable: true }), then: expect.objectContaining({ action: 'step_up_3ds' }) }),
+      expect.objectContaining({
+        processor: 'simulator',
+        result: 'declined',
+        decline: expect.objectContaining({ category: 'authentication_required', retryable: true }),
+        then: expect.objectContaining({ action: 'step_up_3ds' }),
+      }),
       expect.objectContaining({ processor: 'simulator', three_ds: 'step_up', result: 'authorized' }),
     ]);
   });
 
   it('when the issuer soft-declines and the flow has no on_decline rule for it, then the decline stands: the attempt fails with authentication_required and its decline', async () => {
     const payment = await h.payOneOff(MERCHANT, CARDS.authenticationRequired);
-    expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_required', decline: { category: 'authentication_required', code: 'authentication_required', retryable: true } } });
+    expect(payment).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: {
+        failure_reason: 'authentication_required',
+        decline: { category: 'authentication_required', code: 'authentication_required', retryable: true },
+      },
+    });
     const failed = h.events.find((e) => e.type === 'payment.attempt_failed' && e.data.payment_id === payment.id);
-    expect(failed?.data.attempt.decline).toEqual({ category: 'authentication_required', code: 'authentication_required', processor_code: 'authentication_required', processor_message: expect.any(String), advice_code: null, retryable: true });
+    expect(failed?.data.attempt.decline).toEqual({
+      category: 'authentication_required',
+      code: 'authentication_required',
+      processor_code: 'authentication_required',
+      processor_message: expect.any(String),
+      advice_code: null,
+      retryable: true,
+    });
   });
 
   it('when a merchant-initiated payment is soft-declined under step_up_3ds, then no consumer can authenticate: it fails with the decline and the routing says why', async () => {
@@ -80,7 +105,9 @@ describe('step_up_3ds', () => {
     await h.settle();
     const failed = (await h.call(MERCHANT, 'GET', `/payments/${answer.body.id}`)).body;
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'authentication_required', decline: { category: 'authentication_required' } });
-    expect(failed.routing.attempts).toEqual([expect.objectContaining({ result: 'declined', then: { action: 'stopped', reason: expect.stringContaining('no consumer can authenticate') } })]);
+    expect(failed.routing.attempts).toEqual([
+      expect.objectContaining({ result: 'declined', then: { action: 'stopped', reason: expect.stringContaining('no consumer can authenticate') } }),
+    ]);
   });
 });
 
@@ -102,7 +129,11 @@ describe('next_processor', () => {
       strategy: 'ordered',
       decisions: [{ processors: [first, second], reason: 'step_order' }],
       attempts: [
-        { processor: first, result: 'declined', then: { action: 'next_processor', reason: expect.stringContaining('on_decline next_processor for do_not_honor') } },
+        {
+          processor: first,
+          result: 'declined',
+          then: { action: 'next_processor', reason: expect.stringContaining('on_decline next_processor for do_not_honor') },
+        },
         { processor: second, result: 'authorized', reason: expect.stringContaining('declined (do_not_honor)') },
       ],
     });
@@ -114,14 +145,23 @@ describe('next_processor', () => {
   it('when the decline is hard (a stolen card), then it is never retried, whatever the flow says: one attempt, the decline not retryable', async () => {
     const first = await simulatorAccount('sim-a');
     const second = await simulatorAccount('sim-b');
-    await useFlow('cascade', { processors: [first, second], on_decline: [{ categories: ['do_not_honor', 'processor_unavailable'], action: 'next_processor' }] }, first);
+    await useFlow(
+      'cascade',
+      { processors: [first, second], on_decline: [{ categories: ['do_not_honor', 'processor_unavailable'], action: 'next_processor' }] },
+      first,
+    );
     const payment = await h.payOneOff(MERCHANT, CARDS.stolen);
-    expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_blocked', decline: { category: 'lost_or_stolen', retryable: false } } });
+    expect(payment).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: { failure_reason: 'card_blocked', decline: { category: 'lost_or_stolen', retryable: false } },
+    });
     expect((await transactionsOf(payment)).map((t) => [t.processor, t.status])).toEqual([[first, 'failed']]);
-    expect(payment.routing.attempts).toEqual([expect.objectContaining({ processor: first, then: { action: 'stopped', reason: expect.stringContaining('a hard decline is never retried') } })]);
+    expect(payment.routing.attempts).toEqual([
+      expect.objectContaining({ processor: first, then: { action: 'stopped', reason: expect.stringContaining('a hard decline is never retried') } }),
+    ]);
   });
 
-  it('when a decline\'s category has no rule, then the decline stands and the next processor is not asked', async () => {
+  it("when a decline's category has no rule, then the decline stands and the next processor is not asked", async () => {
     const first = await simulatorAccount('sim-a');
     const second = await simulatorAccount('sim-b');
     await useFlow('cascade', { processors: [first, second], on_decline: [{ categories: ['do_not_honor'], action: 'next_processor' }] }, first);
@@ -149,37 +189,90 @@ describe('next_processor', () => {
 
 describe('on_decline and routing are checked when the flow is saved', () => {
   it.each([
-    ['a hard decline sent on', { processors: ['simulator', 'simulator'], on_decline: [{ categories: ['do_not_honor', 'lost_or_stolen'], action: 'next_processor' }] }, 'steps[0].on_decline[0].categories[1]'],
+    [
+      'a hard decline sent on',
+      { processors: ['simulator', 'simulator'], on_decline: [{ categories: ['do_not_honor', 'lost_or_stolen'], action: 'next_processor' }] },
+      'steps[0].on_decline[0].categories[1]',
+    ],
     ['an unknown category', { processor: 'simulator', on_decline: [{ categories: ['bad_luck'], action: 'stop' }] }, 'steps[0].on_decline[0].categories[0]'],
     ['an unknown action', { processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'retry_forever' }] }, 'steps[0].on_decline[0].action'],
-    ['a step-up for another category than authentication_required', { processor: 'simulator', on_decline: [{ categories: ['insufficient_funds'], action: 'step_up_3ds' }] }, 'steps[0].on_decline[0].categories[0]'],
-    ['next_processor with one processor', { processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'next_processor' }] }, 'steps[0].on_decline[0].action'],
-    ['a category in two rules', { processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'stop' }, { categories: ['do_not_honor'], action: 'stop' }] }, 'steps[0].on_decline[1].categories[0]'],
-    ['a step-up with three_ds off', { processor: 'simulator', three_ds: 'off', on_decline: [{ categories: ['authentication_required'], action: 'step_up_3ds' }] }, 'steps[0].on_decline[0].action'],
+    [
+      'a step-up for another category than authentication_required',
+      { processor: 'simulator', on_decline: [{ categories: ['insufficient_funds'], action: 'step_up_3ds' }] },
+      'steps[0].on_decline[0].categories[0]',
+    ],
+    [
+      'next_processor with one processor',
+      { processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'next_processor' }] },
+      'steps[0].on_decline[0].action',
+    ],
+    [
+      'a category in two rules',
+      {
+        processor: 'simulator',
+        on_decline: [
+          { categories: ['do_not_honor'], action: 'stop' },
+          { categories: ['do_not_honor'], action: 'stop' },
+        ],
+      },
+      'steps[0].on_decline[1].categories[0]',
+    ],
+    [
+      'a step-up with three_ds off',
+      { processor: 'simulator', three_ds: 'off', on_decline: [{ categories: ['authentication_required'], action: 'step_up_3ds' }] },
+      'steps[0].on_decline[0].action',
+    ],
     ['weights without weighted', { processors: ['simulator', 'simulator'], weights: [1, 1] }, 'steps[0].weights'],
     ['weighted without a weight per processor', { processors: ['simulator', 'simulator'], strategy: 'weighted', weights: [1] }, 'steps[0].weights'],
     ['an unknown strategy', { processors: ['simulator', 'simulator'], strategy: 'cheapest' }, 'steps[0].strategy'],
   ])('when an authorization step has %s, then the flow answers 422 invalid_flow naming %s', async (_what, authorization, field) => {
-    const answer = await h.call(MERCHANT, 'POST', '/flows', { name: 'bad', capture_mode: 'automatic', steps: [{ kind: 'authorization', ...authorization }, { kind: 'capture', processor: 'simulator' }] });
+    const answer = await h.call(MERCHANT, 'POST', '/flows', {
+      name: 'bad',
+      capture_mode: 'automatic',
+      steps: [
+        { kind: 'authorization', ...authorization },
+        { kind: 'capture', processor: 'simulator' },
+      ],
+    });
     expect(answer).toMatchObject({ status: 422, body: { code: 'invalid_flow', field } });
   });
 
   it('when another step names on_decline, then it answers 422 naming it: only the authorization step routes', async () => {
-    const answer = await h.call(MERCHANT, 'POST', '/flows', { name: 'bad', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'stop' }] }] });
+    const answer = await h.call(MERCHANT, 'POST', '/flows', {
+      name: 'bad',
+      capture_mode: 'automatic',
+      steps: [
+        { kind: 'authorization', processor: 'simulator' },
+        { kind: 'capture', processor: 'simulator', on_decline: [{ categories: ['do_not_honor'], action: 'stop' }] },
+      ],
+    });
     expect(answer).toMatchObject({ status: 422, body: { code: 'invalid_flow', field: 'steps[1].on_decline' } });
   });
 
   it('when a flow is saved with processors, a strategy, weights and rules, then GET shows them as saved (processor and fallback beside them)', async () => {
     const a = await simulatorAccount('sim-a');
     const b = await simulatorAccount('sim-b');
-    const on_decline = [{ categories: ['do_not_honor', 'processor_unavailable'], action: 'next_processor' }, { categories: ['authentication_required'], action: 'step_up_3ds' }];
+    const on_decline = [
+      { categories: ['do_not_honor', 'processor_unavailable'], action: 'next_processor' },
+      { categories: ['authentication_required'], action: 'step_up_3ds' },
+    ];
     await useFlow('split', { processors: [a, b], strategy: 'weighted', weights: [70, 30], on_decline }, a);
-    expect((await h.call(MERCHANT, 'GET', '/flows/split')).body.steps[0]).toEqual({ kind: 'authorization', processor: a, fallback: [b], processors: [a, b], on_failure: 'stop', three_ds: 'if_required', strategy: 'weighted', weights: [70, 30], on_decline });
+    expect((await h.call(MERCHANT, 'GET', '/flows/split')).body.steps[0]).toEqual({
+      kind: 'authorization',
+      processor: a,
+      fallback: [b],
+      processors: [a, b],
+      on_failure: 'stop',
+      three_ds: 'if_required',
+      strategy: 'weighted',
+      weights: [70, 30],
+      on_decline,
+    });
   });
 });
 
 describe('strategies', () => {
-  it('when the strategy is weighted, then payments are split by the weights (seeded draws) and each payment\'s routing names its draw', async () => {
+  it("when the strategy is weighted, then payments are split by the weights (seeded draws) and each payment's routing names its draw", async () => {
     const a = await simulatorAccount('sim-a');
     const b = await simulatorAccount('sim-b');
     await useFlow('split', { processors: [a, b], strategy: 'weighted', weights: [80, 20] }, a);
@@ -218,23 +311,34 @@ describe('strategies', () => {
     expect(row(good).decisions.best_rate).toBeGreaterThan(0);
 
     const bySegment = await h.call(MERCHANT, 'GET', `/routing/stats?processor=${good}&scheme=visa&currency_code=EUR`);
-    expect(bySegment.body.data).toEqual([expect.objectContaining({ processor: good, segment: { scheme: 'VISA', country: 'unknown', currency_code: 'EUR', amount_band: '10_to_100' } })]);
+    expect(bySegment.body.data).toEqual([
+      expect.objectContaining({ processor: good, segment: { scheme: 'VISA', country: 'unknown', currency_code: 'EUR', amount_band: '10_to_100' } }),
+    ]);
     expect((await h.call(OTHER_MERCHANT, 'GET', '/routing/stats')).body.data).toEqual([]);
     expect((await h.call({ ...MERCHANT, mode: 'live' }, 'GET', '/routing/stats')).body.data).toEqual([]);
 
     const explained = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 1250, currency_code: 'EUR', scheme: 'VISA' });
-    expect(explained.body.authorization).toMatchObject({ strategy: 'success_rate', processors: [good, poor], reason: 'best_rate', detail: expect.stringContaining(`${good}: the highest recent authorization rate`) });
+    expect(explained.body.authorization).toMatchObject({
+      strategy: 'success_rate',
+      processors: [good, poor],
+      reason: 'best_rate',
+      detail: expect.stringContaining(`${good}: the highest recent authorization rate`),
+    });
     expect(explained.body.authorization.rates).toHaveLength(2);
   });
 });
 
-describe('merchant-initiated retries and the schemes\' limits', () => {
-  it('when a merchant-initiated charge is declined with Mastercard\'s MAC 03 (do not try again), then the next charge of that card answers 422 retry_limit_reached and nothing is sent', async () => {
+describe("merchant-initiated retries and the schemes' limits", () => {
+  it("when a merchant-initiated charge is declined with Mastercard's MAC 03 (do not try again), then the next charge of that card answers 422 retry_limit_reached and nothing is sent", async () => {
     const created = { body: await paidInitial(CARDS.mitDoNotTryAgain, 'MASTERCARD') };
     const declined = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${created.body.id}/subsequent`, { amount: 1000, currency_code: 'EUR' });
     await h.settle();
     const failed = (await h.call(MERCHANT, 'GET', `/payments/${declined.body.id}`)).body;
-    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'card_declined', decline: { category: 'do_not_honor', advice_code: '03', retryable: false } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failure_reason: 'card_declined',
+      decline: { category: 'do_not_honor', advice_code: '03', retryable: false },
+    });
     const failedEvent = h.events.find((e) => e.type === 'payment.failed' && e.data.payment_id === failed.id);
     expect(failedEvent?.data.decline).toMatchObject({ advice_code: '03', retryable: false });
 
@@ -242,14 +346,17 @@ describe('merchant-initiated retries and the schemes\' limits', () => {
     expect(again).toMatchObject({ status: 422, body: { code: 'retry_limit_reached', detail: expect.stringContaining('hard decline') } });
   });
 
-  it('when a card\'s merchant-initiated charges keep being declined (insufficient funds), then Visa\'s limit (configured to 2 retries here) answers 422 retry_limit_reached past it', async () => {
+  it("when a card's merchant-initiated charges keep being declined (insufficient funds), then Visa's limit (configured to 2 retries here) answers 422 retry_limit_reached past it", async () => {
     const created = { body: await paidInitial(CARDS.mitInsufficientFunds) };
     const charge = () => h.call(MERCHANT, 'POST', `/payments/unscheduled/${created.body.id}/subsequent`, { amount: 1000, currency_code: 'EUR' });
     for (let n = 1; n <= 3; n++) {
       const answer = await charge();
       expect(answer.status).toBe(200);
       await h.settle();
-      expect((await h.call(MERCHANT, 'GET', `/payments/${answer.body.id}`)).body).toMatchObject({ status: 'failed', decline: { category: 'insufficient_funds', retryable: true } });
+      expect((await h.call(MERCHANT, 'GET', `/payments/${answer.body.id}`)).body).toMatchObject({
+        status: 'failed',
+        decline: { category: 'insufficient_funds', retryable: true },
+      });
     }
     expect(await charge()).toMatchObject({ status: 422, body: { code: 'retry_limit_reached', detail: expect.stringContaining('Visa allows 2 reattempts') } });
   });

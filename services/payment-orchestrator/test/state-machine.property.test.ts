@@ -68,13 +68,36 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     deliveries: fc.integer({ min: 1, max: 3 }),
     distinctEvents: fc.boolean(),
   }),
-  fc.record({ kind: fc.constant('return' as const), target: fc.nat(), outcome: fc.constantFrom('completed' as const, 'failed' as const), times: fc.constantFrom(1 as const, 2 as const) }),
-  fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const), final: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('return' as const),
+    target: fc.nat(),
+    outcome: fc.constantFrom('completed' as const, 'failed' as const),
+    times: fc.constantFrom(1 as const, 2 as const),
+  }),
+  fc.record({
+    kind: fc.constant('capture' as const),
+    target: fc.nat(),
+    amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const),
+    final: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('cancel' as const), target: fc.nat() }),
-  fc.record({ kind: fc.constant('refund' as const), target: fc.nat(), amount: fc.constantFrom('rest' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
+  fc.record({
+    kind: fc.constant('refund' as const),
+    target: fc.nat(),
+    amount: fc.constantFrom('rest' as const, 'partial' as const, 'over' as const, 'other-currency' as const),
+  }),
   fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000, SEVEN_DAYS_MS) }),
-  fc.record({ kind: fc.constant('chargeback' as const), target: fc.nat(), stage: fc.integer({ min: 0, max: CHARGEBACK_STAGES.length - 1 }), deliveries: fc.integer({ min: 1, max: 3 }) }),
-  fc.record({ kind: fc.constant('test-dispute' as const), target: fc.nat(), status: fc.constantFrom('needs_response' as const, 'under_review' as const, 'won' as const, 'lost' as const) }),
+  fc.record({
+    kind: fc.constant('chargeback' as const),
+    target: fc.nat(),
+    stage: fc.integer({ min: 0, max: CHARGEBACK_STAGES.length - 1 }),
+    deliveries: fc.integer({ min: 1, max: 3 }),
+  }),
+  fc.record({
+    kind: fc.constant('test-dispute' as const),
+    target: fc.nat(),
+    status: fc.constantFrom('needs_response' as const, 'under_review' as const, 'won' as const, 'lost' as const),
+  }),
 );
 
 interface Tracked {
@@ -96,12 +119,26 @@ const disputePsp = (paymentId: string) => `DSP${[...paymentId.replace(/-/g, '')]
 async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cmd: Command): Promise<void> {
   switch (cmd.kind) {
     case 'create': {
-      const body: Record<string, unknown> = { amount: cmd.amount, currency_code: 'EUR', reference: cmd.manual ? `manual-${cmd.amount}` : `auto-${cmd.amount}`, source: { type: 'vaultline' } };
+      const body: Record<string, unknown> = {
+        amount: cmd.amount,
+        currency_code: 'EUR',
+        reference: cmd.manual ? `manual-${cmd.amount}` : `auto-${cmd.amount}`,
+        source: { type: 'vaultline' },
+      };
       if (cmd.path === '/payments/recurring') Object.assign(body, { recurring_frequency: 30, recurring_expiry: '20301231' });
       const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('processing');
-      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, cancelAccepted: 0, refundsCreated: 0, chargebackStages: new Set(), returns: 0 });
+      payments.push({
+        id: answer.body.id,
+        body: answer.body,
+        requested: cmd.amount,
+        captureAccepted: 0,
+        cancelAccepted: 0,
+        refundsCreated: 0,
+        chargebackStages: new Set(),
+        returns: 0,
+      });
       return;
     }
     case 'complete': {
@@ -188,12 +225,23 @@ async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cm
       if (!target) return;
       const stage = CHARGEBACK_STAGES[cmd.stage]!;
       const notification = adyenNotification(
-        { amount: { value: target.requested, currency: 'EUR' }, eventCode: stage.code, eventDate: '2026-06-02T10:00:00+02:00', merchantAccountCode: 'ShopECOM', merchantReference: target.id, originalReference: 'AUTHPSP', pspReference: disputePsp(target.id), reason: 'Fraud', success: 'true' },
+        {
+          amount: { value: target.requested, currency: 'EUR' },
+          eventCode: stage.code,
+          eventDate: '2026-06-02T10:00:00+02:00',
+          merchantAccountCode: 'ShopECOM',
+          merchantReference: target.id,
+          originalReference: 'AUTHPSP',
+          pspReference: disputePsp(target.id),
+          reason: 'Fraud',
+          success: 'true',
+        },
         NOTIFICATION_HMAC_KEY,
       );
       (notification.notificationItems[0]!.NotificationRequestItem.additionalData as Record<string, string>).disputeStatus = stage.disputeStatus;
       target.chargebackStages.add(cmd.stage);
-      for (let i = 0; i < cmd.deliveries; i++) expect((await h.postPublic(`/processor-notifications/adyen/${adyenAccount}`, JSON.stringify(notification))).text).toBe('[accepted]');
+      for (let i = 0; i < cmd.deliveries; i++)
+        expect((await h.postPublic(`/processor-notifications/adyen/${adyenAccount}`, JSON.stringify(notification))).text).toBe('[accepted]');
       return;
     }
     case 'test-dispute': {
@@ -226,8 +274,14 @@ describe('the payment state machine under random concurrent interleavings', () =
       fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), async (batches) => {
         const h = await startOrchestrator();
         try {
-          await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
-          const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen', credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: NOTIFICATION_HMAC_KEY } });
+          await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+            rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+          });
+          const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+            processor: 'adyen',
+            name: 'Adyen',
+            credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: NOTIFICATION_HMAC_KEY },
+          });
           const payments: Tracked[] = [];
           for (const batch of batches) {
             await Promise.all(batch.map((cmd) => execute(h, adyen.body.id, payments, cmd)));
@@ -268,7 +322,8 @@ describe('the payment state machine under random concurrent interleavings', () =
             // 3-D Secure: an authentication that failed, or a consumer who never came back, leaves no authorization;
             // whoever the bank asked and never saw again is abandoned once the session expired.
             expect(transactions.filter((t) => t.kind === 'authentication_3ds').length).toBeLessThanOrEqual(1);
-            if (['authentication_failed', 'authentication_abandoned'].includes(payment.failure_reason)) expect(transactions.filter((t) => t.kind === 'authorization')).toEqual([]);
+            if (['authentication_failed', 'authentication_abandoned'].includes(payment.failure_reason))
+              expect(transactions.filter((t) => t.kind === 'authorization')).toEqual([]);
             if (payment.failure_reason === 'authentication_abandoned') expect(asked.length).toBe(1);
             if (asked.length > 0 && tracked.returns === 0) expect(payment).toMatchObject({ status: 'failed', failure_reason: 'authentication_abandoned' });
             expect(payment).not.toHaveProperty('next_action');
@@ -282,8 +337,10 @@ describe('the payment state machine under random concurrent interleavings', () =
             // Nothing is left half-way once time has passed: authorizations past their validity are released.
             expect(['captured', 'failed', 'canceled']).toContain(payment.status);
             expect(payment.amount.capturable ?? 0).toBe(0);
-            if (tracked.cancelAccepted > 0 && payment.status !== 'captured') expect(payment).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
-            if (payment.status === 'canceled' && tracked.cancelAccepted === 0) expect(payment).toMatchObject({ cancellation_reason: 'authorization_expired', flow: 'simulator_manual_capture' });
+            if (tracked.cancelAccepted > 0 && payment.status !== 'captured')
+              expect(payment).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+            if (payment.status === 'canceled' && tracked.cancelAccepted === 0)
+              expect(payment).toMatchObject({ cancellation_reason: 'authorization_expired', flow: 'simulator_manual_capture' });
             expect(transactions.filter((t) => t.kind === 'void').length).toBeLessThanOrEqual(1);
 
             // Refunds: only of captured payments, never above the captured amount, each settled once.
@@ -302,7 +359,11 @@ describe('the payment state machine under random concurrent interleavings', () =
             // Disputes: one per processor reference, whatever the duplicates; each one's events replay its life.
             const disputes = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/disputes?limit=100`)).body.data as Json[];
             expect(new Set(disputes.map((d) => d.processor_reference)).size).toBe(disputes.length);
-            for (const dispute of disputes) expectDisputeEventsReplay(h.events.filter((e) => e.type.startsWith('dispute.') && e.data.dispute_id === dispute.id), dispute);
+            for (const dispute of disputes)
+              expectDisputeEventsReplay(
+                h.events.filter((e) => e.type.startsWith('dispute.') && e.data.dispute_id === dispute.id),
+                dispute,
+              );
             // The Adyen account handled none of these payments (the simulator did): its chargebacks open nothing on them,
             // however many arrive (the stage order of Adyen's notifications is tested on Adyen's own payments, disputes.test.ts).
             expect(disputes.find((d) => d.processor_reference === disputePsp(tracked.id))).toBeUndefined();

@@ -33,7 +33,12 @@ describe('initial recurring and unscheduled payments', () => {
 
   it('when an initial unscheduled payment is created, then it answers processing with a session and credential_id', async () => {
     const answer = await h.call(MERCHANT, 'POST', '/payments/unscheduled', oneOff());
-    expect(answer.body).toMatchObject({ action_requirement: { type: 'use_sdk' }, credential_id: expect.any(String), status: 'processing', use_case: 'UNSCHEDULED' });
+    expect(answer.body).toMatchObject({
+      action_requirement: { type: 'use_sdk' },
+      credential_id: expect.any(String),
+      status: 'processing',
+      use_case: 'UNSCHEDULED',
+    });
     expect(answer.body.recurring_frequency).toBeUndefined();
   });
 
@@ -82,7 +87,12 @@ describe('subsequent payments', () => {
   it('when a subsequent unscheduled payment is made, then it answers SUBSEQUENT_UNSCHEDULED with no action requirement', async () => {
     const initial = await paidInitial('/payments/unscheduled');
     const answer = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ authentication_preference: 'TRY_3RI' }));
-    expect(answer.body).toMatchObject({ use_case: 'SUBSEQUENT_UNSCHEDULED', authentication_preference: 'TRY_3RI', initial_payment_id: initial.id, credential_id: initial.credential_id });
+    expect(answer.body).toMatchObject({
+      use_case: 'SUBSEQUENT_UNSCHEDULED',
+      authentication_preference: 'TRY_3RI',
+      initial_payment_id: initial.id,
+      credential_id: initial.credential_id,
+    });
     expect(answer.body.action_requirement).toBeUndefined();
   });
 
@@ -92,14 +102,24 @@ describe('subsequent payments', () => {
     expect(answer).toMatchObject({ status: 422, body: { code: 'amount_exceeds_initial', field: 'amount' } });
   });
 
-  it('when the currency is not the initial payment\'s, then it answers 422 currency_mismatch', async () => {
+  it("when the currency is not the initial payment's, then it answers 422 currency_mismatch", async () => {
     const initial = await paidInitial('/payments/unscheduled');
-    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ currency_code: 'USD' }))).toMatchObject({ status: 422, body: { code: 'currency_mismatch', field: 'currency_code' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ currency_code: 'USD' }))).toMatchObject({
+      status: 422,
+      body: { code: 'currency_mismatch', field: 'currency_code' },
+    });
   });
 
   it('when REQUIRE_3RI is asked and the chosen flow has no 3RI step, then it answers 422 authentication_not_configured', async () => {
     const initial = await paidInitial('/payments/unscheduled');
-    const flow = { name: 'no-3ri', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] };
+    const flow = {
+      name: 'no-3ri',
+      capture_mode: 'automatic',
+      steps: [
+        { kind: 'authorization', processor: 'simulator' },
+        { kind: 'capture', processor: 'simulator' },
+      ],
+    };
     expect((await h.call(MERCHANT, 'POST', '/flows', flow)).status).toBe(201);
     await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'mit-without-3ri', when: { use_case: ['SUBSEQUENT_UNSCHEDULED'] }, flow: 'no-3ri' }] });
     const required = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ authentication_preference: 'REQUIRE_3RI' }));
@@ -132,7 +152,13 @@ describe('subsequent payments', () => {
 
   it('when a subsequent payment fails, then it does not count for the frequency rule', async () => {
     const initial = await paidInitial('/payments/recurring', CARDS.threeRiFails);
-    const failing = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent({ authentication_preference: 'REQUIRE_3RI' }), at('2026-07-01T10:00:00Z'));
+    const failing = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      subsequent({ authentication_preference: 'REQUIRE_3RI' }),
+      at('2026-07-01T10:00:00Z'),
+    );
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${failing.body.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
     const retry = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-02T10:00:00Z'));
@@ -154,17 +180,23 @@ describe('subsequent payments', () => {
     expect(answer).toMatchObject({ status: 409, body: { code: 'initial_payment_not_successful' } });
   });
 
-  it('when the path\'s use case is not the initial payment\'s (another initial kind, a one-off, a subsequent payment), then it answers 422 use_case_mismatch', async () => {
+  it("when the path's use case is not the initial payment's (another initial kind, a one-off, a subsequent payment), then it answers 422 use_case_mismatch", async () => {
     const initial = await paidInitial('/payments/unscheduled');
     const answer = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent());
     expect(answer).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
     const oneOffPayment = await h.payOneOff(MERCHANT, CARDS.approved);
     for (const path of ['recurring', 'unscheduled']) {
-      expect(await h.call(MERCHANT, 'POST', `/payments/${path}/${oneOffPayment.id}/subsequent`, subsequent())).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
+      expect(await h.call(MERCHANT, 'POST', `/payments/${path}/${oneOffPayment.id}/subsequent`, subsequent())).toMatchObject({
+        status: 422,
+        body: { code: 'use_case_mismatch' },
+      });
     }
     const second = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent());
     await h.settle();
-    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${second.body.id}/subsequent`, subsequent())).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
+    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${second.body.id}/subsequent`, subsequent())).toMatchObject({
+      status: 422,
+      body: { code: 'use_case_mismatch' },
+    });
   });
 
   it('when another merchant names the initial payment, then it answers 404', async () => {
@@ -200,18 +232,29 @@ describe('3RI on merchant-initiated payments', () => {
   it('when TRY_3RI and 3RI fails, then the payment goes on to authorization and is captured', async () => {
     const { payment, kinds } = await subsequentWith('TRY_3RI', CARDS.threeRiFails);
     expect(payment.status).toBe('captured');
-    expect(kinds).toEqual([['authentication_3ri', 'failed'], ['authorization', 'succeeded'], ['capture', 'succeeded']]);
+    expect(kinds).toEqual([
+      ['authentication_3ri', 'failed'],
+      ['authorization', 'succeeded'],
+      ['capture', 'succeeded'],
+    ]);
   });
 
   it('when REQUIRE_3RI and 3RI succeeds, then authentication, authorization and capture are recorded', async () => {
     const { payment, kinds } = await subsequentWith('REQUIRE_3RI', CARDS.approved);
     expect(payment.status).toBe('captured');
-    expect(kinds).toEqual([['authentication_3ri', 'succeeded'], ['authorization', 'succeeded'], ['capture', 'succeeded']]);
+    expect(kinds).toEqual([
+      ['authentication_3ri', 'succeeded'],
+      ['authorization', 'succeeded'],
+      ['capture', 'succeeded'],
+    ]);
   });
 
   it('when NO_3RI (the default), then the 3RI step is skipped', async () => {
     const { kinds } = await subsequentWith('NO_3RI', CARDS.threeRiFails);
-    expect(kinds).toEqual([['authorization', 'succeeded'], ['capture', 'succeeded']]);
+    expect(kinds).toEqual([
+      ['authorization', 'succeeded'],
+      ['capture', 'succeeded'],
+    ]);
   });
 
   it('when an initial (consumer-present) payment is made with REQUIRE-worthy card, then 3RI never runs', async () => {

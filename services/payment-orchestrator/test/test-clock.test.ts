@@ -13,7 +13,13 @@ describe('the test clock (X-Test-Now) stamps everything of the payment it made',
     const initial = await h.payOneOff(MERCHANT, CARDS.approved, recurring(), '/payments/recurring');
     await h.advance(200);
     const realNow = h.clock.now().toISOString();
-    const created = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-01T10:00:00Z' });
+    const created = await h.call(
+      MERCHANT,
+      'POST',
+      `/payments/recurring/${initial.id}/subsequent`,
+      { amount: 1000, currency_code: 'EUR' },
+      { 'x-test-now': '2026-07-01T10:00:00Z' },
+    );
     expect(created.body.created_at).toBe('2026-07-01T10:00:00.000Z');
     await h.settle();
     await h.advance(200);

@@ -18,7 +18,8 @@ async function payWith(masked: string, body: Record<string, unknown> = {}, path 
 }
 
 const get = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
-const transactionsOf = async (payment: Json) => ((await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data as Json[]).map((t) => [t.kind, t.status, t.failure_reason]);
+const transactionsOf = async (payment: Json) =>
+  ((await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data as Json[]).map((t) => [t.kind, t.status, t.failure_reason]);
 const eventTypes = (payment: Json) => h.events.filter((e) => e.data?.payment_id === payment.id && e.type.startsWith('payment.')).map((e) => e.type);
 
 async function createFlow(name: string, threeDs: string): Promise<void> {
@@ -34,13 +35,18 @@ async function createFlow(name: string, threeDs: string): Promise<void> {
 }
 
 describe('3-D Secure with a challenge (4000000000003063)', () => {
-  it('when the issuer asks for a challenge, then the payment stays processing, payment.action_required names the simulator\'s challenge page beside the hosted page, and nothing is authorized yet', async () => {
+  it("when the issuer asks for a challenge, then the payment stays processing, payment.action_required names the simulator's challenge page beside the hosted page, and nothing is authorized yet", async () => {
     const payment = await payWith(CARDS.challenge);
     expect(await get(payment)).toMatchObject({ status: 'processing', next_action: { type: 'consumer_authentication' } });
     const required = h.events.find((e) => e.type === 'payment.action_required' && e.data.payment_id === payment.id);
     expect(required?.data).toMatchObject({
       status: 'processing',
-      action: { type: 'redirect', method: 'GET', url: `http://127.0.0.1:9/checkout/${payment.action_requirement.session_id}/test-challenge`, return_parameters: ['simulator_challenge'] },
+      action: {
+        type: 'redirect',
+        method: 'GET',
+        url: `http://127.0.0.1:9/checkout/${payment.action_requirement.session_id}/test-challenge`,
+        return_parameters: ['simulator_challenge'],
+      },
     });
     expect(await transactionsOf(payment)).toEqual([]);
   });
@@ -50,7 +56,10 @@ describe('3-D Secure with a challenge (4000000000003063)', () => {
     await h.returnFromBank(payment, { simulator_challenge: 'completed' });
     await h.settle();
     const done = await get(payment);
-    expect(done).toMatchObject({ status: 'captured', authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true } });
+    expect(done).toMatchObject({
+      status: 'captured',
+      authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
+    });
     expect(done).not.toHaveProperty('next_action');
     // The authentication value and the DS transaction id go to the authorization, never to the merchant.
     expect(JSON.stringify(done)).not.toMatch(/SIMCAVV|sim-ds-/);
@@ -68,7 +77,10 @@ describe('3-D Secure with a challenge (4000000000003063)', () => {
     const payment = await payWith(CARDS.challenge);
     await h.returnFromBank(payment, { simulator_challenge: 'failed' });
     await h.settle();
-    expect(await get(payment)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', eci: '07', liability_shift: false } } });
+    expect(await get(payment)).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', eci: '07', liability_shift: false } },
+    });
     expect(await transactionsOf(payment)).toEqual([['authentication_3ds', 'failed', 'authentication_failed']]);
   });
 
@@ -125,15 +137,21 @@ describe('3-D Secure without a challenge', () => {
 
   it('when any other card is paid under if_required, then authentication.status is not_required and no authentication transaction is listed', async () => {
     const payment = await payWith(CARDS.approved);
-    expect(await get(payment)).toMatchObject({ status: 'captured', authentication: { type: '3ds', status: 'not_required', eci: null, liability_shift: false } });
+    expect(await get(payment)).toMatchObject({
+      status: 'captured',
+      authentication: { type: '3ds', status: 'not_required', eci: null, liability_shift: false },
+    });
     expect((await transactionsOf(payment)).map(([kind]) => kind)).toEqual(['authorization', 'capture']);
   });
 
-  it('when the challenge completes for 4000008400001629, then the authorization is declined with card_declined, the attempt\'s authentication still recorded', async () => {
+  it("when the challenge completes for 4000008400001629, then the authorization is declined with card_declined, the attempt's authentication still recorded", async () => {
     const payment = await payWith(CARDS.challengeThenDeclined);
     await h.returnFromBank(payment, { simulator_challenge: 'completed' });
     await h.settle();
-    expect(await get(payment)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } } });
+    expect(await get(payment)).toMatchObject({
+      status: 'processing',
+      last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } },
+    });
     expect(await transactionsOf(payment)).toEqual([
       ['authentication_3ds', 'succeeded', null],
       ['authorization', 'failed', 'card_declined'],
@@ -163,7 +181,9 @@ describe('the flow decides: three_ds off | if_required | always', () => {
 
   it('when the matrix sends amounts above 250 EUR to a flow that always challenges, then a 300 EUR payment is challenged and a 20 EUR one is not', async () => {
     await createFlow('challenge_above_250', 'always');
-    await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'sca-above-250-eur', when: { currency_code: ['EUR'], amount_gte: 25_001 }, flow: 'challenge_above_250' }] });
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+      rules: [{ name: 'sca-above-250-eur', when: { currency_code: ['EUR'], amount_gte: 25_001 }, flow: 'challenge_above_250' }],
+    });
     const large = await payWith(CARDS.approved, { amount: 30_000 });
     const small = await payWith(CARDS.approved, { amount: 2_000 });
     expect(await get(large)).toMatchObject({ status: 'processing', flow: 'challenge_above_250', flow_decision: { rule: 'sca-above-250-eur' } });
@@ -171,7 +191,14 @@ describe('the flow decides: three_ds off | if_required | always', () => {
   });
 
   it('when a flow is created without three_ds, then its authorization step says if_required; built-in flows say it too', async () => {
-    const created = await h.call(MERCHANT, 'POST', '/flows', { name: 'plain', capture_mode: 'manual', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] });
+    const created = await h.call(MERCHANT, 'POST', '/flows', {
+      name: 'plain',
+      capture_mode: 'manual',
+      steps: [
+        { kind: 'authorization', processor: 'simulator' },
+        { kind: 'capture', processor: 'simulator' },
+      ],
+    });
     expect(created.body.steps[0]).toMatchObject({ kind: 'authorization', three_ds: 'if_required' });
     const builtIn = await h.call(MERCHANT, 'GET', '/flows/simulator_auto_capture');
     expect(builtIn.body.steps.find((s: Json) => s.kind === 'authorization')).toMatchObject({ three_ds: 'if_required' });
@@ -181,19 +208,34 @@ describe('the flow decides: three_ds off | if_required | always', () => {
     [{ kind: 'capture', processor: 'simulator', three_ds: 'always' }, 1, 'steps[1].three_ds', 'invalid_flow'],
     [{ kind: 'capture', processor: 'simulator', three_ds: 'sometimes' }, 1, 'steps.1.three_ds', 'validation_failed'],
   ])('when a flow step carries a three_ds it may not (%j), then 422 names the field', async (step, _at, field, code) => {
-    const answer = await h.call(MERCHANT, 'POST', '/flows', { name: 'bad', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, step] });
+    const answer = await h.call(MERCHANT, 'POST', '/flows', {
+      name: 'bad',
+      capture_mode: 'automatic',
+      steps: [{ kind: 'authorization', processor: 'simulator' }, step],
+    });
     expect(answer.status).toBe(422);
     expect(answer.body).toMatchObject({ code, field });
   });
 
   // A processor without 3-D Secure is refused under always (flow.test.ts); Adyen and Checkout.com run it.
   it('when three_ds always names an Adyen account, then the flow is accepted: Adyen runs 3-D Secure', async () => {
-    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen', credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' } });
+    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'Adyen',
+      credentials: {
+        api_key: 'AQE_key_value_1234',
+        merchant_account: 'ShopECOM',
+        hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+      },
+    });
     expect(account.status).toBe(201);
     const answer = await h.call(MERCHANT, 'POST', '/flows', {
       name: 'adyen_always',
       capture_mode: 'automatic',
-      steps: [{ kind: 'authorization', processor: account.body.id, three_ds: 'always' }, { kind: 'capture', processor: account.body.id }],
+      steps: [
+        { kind: 'authorization', processor: account.body.id, three_ds: 'always' },
+        { kind: 'capture', processor: account.body.id },
+      ],
     });
     expect(answer.status).toBe(201);
     expect(answer.body.steps[0]).toMatchObject({ three_ds: 'always' });
@@ -204,7 +246,12 @@ describe('merchant-initiated payments: the 3RI result goes on to the authorizati
   it('when a subsequent payment runs 3RI (TRY_3RI), then the payment shows its authentication and is never asked for a consumer', async () => {
     const initial = await payWith(CARDS.approved, {}, '/payments/unscheduled');
     expect((await get(initial)).status).toBe('captured');
-    const answer = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR', reference: 'month-2', authentication_preference: 'TRY_3RI' });
+    const answer = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, {
+      amount: 1000,
+      currency_code: 'EUR',
+      reference: 'month-2',
+      authentication_preference: 'TRY_3RI',
+    });
     expect(answer.status).toBe(200);
     await h.settle();
     const subsequent = await get(answer.body);

@@ -36,7 +36,12 @@ describe('the background worker on the system clock', () => {
     await h.submitCard(second.body, CARDS.approved);
     const started = Date.now();
     const captured = await Promise.all(
-      [first, second].map((created) => eventually(() => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body), (p) => p.status === 'captured')),
+      [first, second].map((created) =>
+        eventually(
+          () => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body),
+          (p) => p.status === 'captured',
+        ),
+      ),
     );
     expect(captured.map((p) => p.status)).toEqual(['captured', 'captured']);
     // Far below the 30 s poll: the second capture did not wait for a sweep.
@@ -46,7 +51,10 @@ describe('the background worker on the system clock', () => {
   it('when the session lifetime passes, then the worker fails the payment with session_expired by itself', async () => {
     h = await startOrchestrator({ realTime: true, env: { PAYMENT_WORKER_POLL_MS: '50', PAYMENT_SESSION_LIFETIME_MS: '200' } });
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
-    const failed = await eventually(() => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body), (p) => p.status === 'failed');
+    const failed = await eventually(
+      () => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body),
+      (p) => p.status === 'failed',
+    );
     expect(failed.failure_reason).toBe('session_expired');
   });
 });

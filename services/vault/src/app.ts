@@ -26,14 +26,28 @@ import {
 import { getCheckoutBranding, sessionLogoImage, updateCheckoutBranding } from './domain/branding/manage-branding';
 import { StoreCheckoutBrandingRepository } from './data/checkout-branding.repository';
 import { checkoutSettingsRoutes } from './http/checkout-settings.routes';
-import { getKeyRotation, getKeyStatus, listKeyRotations, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
+import {
+  getKeyRotation,
+  getKeyStatus,
+  listKeyRotations,
+  KeyRotationWorker,
+  restoreActiveVersion,
+  rewrapBatch,
+  startKeyRotation,
+} from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
 import { createToken, importToken } from './domain/tokens/create-token';
 import { auditRefusedDetokenize, detokenize } from './domain/tokens/detokenize';
 import { deleteToken, getToken, listTokens } from './domain/tokens/manage-tokens';
 import { adminRoutes } from './http/admin.routes';
 import { checkoutRoutes } from './http/checkout.routes';
-import { recordAuthenticationRequired, rememberPageAccept, returnFromAuthentication, startAuthentication, testChallenge } from './domain/checkout/checkout-authentication';
+import {
+  recordAuthenticationRequired,
+  rememberPageAccept,
+  returnFromAuthentication,
+  startAuthentication,
+  testChallenge,
+} from './domain/checkout/checkout-authentication';
 import { internalRoutes } from './http/internal.routes';
 import { tokenRoutes } from './http/token.routes';
 import { createVaultInternalApi } from './http/vault-internal-api';
@@ -128,7 +142,10 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
         testChallenge: testChallenge({ sessions }),
         rememberPageAccept: rememberPageAccept({ ttl }),
       });
-      checkoutSettingsRoutes(router, { getCheckoutBranding: branding, updateCheckoutBranding: updateCheckoutBranding({ branding: brandingRecords, transaction, clock }) });
+      checkoutSettingsRoutes(router, {
+        getCheckoutBranding: branding,
+        updateCheckoutBranding: updateCheckoutBranding({ branding: brandingRecords, transaction, clock }),
+      });
     },
   });
 
@@ -142,10 +159,16 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     exposedApis: { vault: internalApi },
     async start() {
       if (config.generatedKeyFile) {
-        logger.warn({ path: config.generatedKeyFile }, 'using vault keys generated into a local key file; production must configure VAULT_KEK_KEYS or VAULT_KEK_FILE and VAULT_FINGERPRINT_KEY');
+        logger.warn(
+          { path: config.generatedKeyFile },
+          'using vault keys generated into a local key file; production must configure VAULT_KEK_KEYS or VAULT_KEK_FILE and VAULT_FINGERPRINT_KEY',
+        );
       }
       if (config.generatedKeyFileInDataDir) {
-        logger.warn({ path: config.generatedKeyFile }, 'DEV_KEYS_IN_DATA_DIR: the generated keys are kept in DATA_DIR beside the data they decrypt (development only): a copy of DATA_DIR is a copy of the card data');
+        logger.warn(
+          { path: config.generatedKeyFile },
+          'DEV_KEYS_IN_DATA_DIR: the generated keys are kept in DATA_DIR beside the data they decrypt (development only): a copy of DATA_DIR is a copy of the card data',
+        );
       }
       await registerCollections(store);
       await restoreRotatedVersion();

@@ -31,7 +31,9 @@ describe('the vault keys, read with the configuration', () => {
   });
 
   it('when VAULT_KEK_KEYS is set without VAULT_FINGERPRINT_KEY, then a ConfigError names VAULT_FINGERPRINT_KEY', () => {
-    expect(configError({ VAULT_KEK_KEYS: `1:${aKey()}`, DATA_DIR: dir }).problems).toEqual([{ variable: 'VAULT_FINGERPRINT_KEY', reason: 'is required with VAULT_KEK_KEYS' }]);
+    expect(configError({ VAULT_KEK_KEYS: `1:${aKey()}`, DATA_DIR: dir }).problems).toEqual([
+      { variable: 'VAULT_FINGERPRINT_KEY', reason: 'is required with VAULT_KEK_KEYS' },
+    ]);
   });
 
   it('when a key is not 32 bytes, then a ConfigError names the variable and does not show the key', () => {

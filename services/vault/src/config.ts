@@ -91,7 +91,8 @@ function loadKeys(e: VaultEnv): Pick<VaultConfig, 'keys' | 'generatedKeyFile' | 
     throw new ConfigError([{ variable: 'VAULT_KEK_KEYS', reason: 'is required (or VAULT_KEK_FILE), with VAULT_FINGERPRINT_KEY' }]);
   }
   const { path, variable } = generatedKeyFile(e, GENERATED_KEY_FILE);
-  if (!existsSync(path)) writeKeyFile(path, { keys: { '1': generateKey().toString('base64') }, active_version: 1, fingerprint_key: generateKey().toString('base64') });
+  if (!existsSync(path))
+    writeKeyFile(path, { keys: { '1': generateKey().toString('base64') }, active_version: 1, fingerprint_key: generateKey().toString('base64') });
   const file = readKeyFile(variable, path);
   if (!file.fingerprint_key) throw new ConfigError([{ variable, reason: `the key file ${path} has no fingerprint_key` }]);
   const ring = asConfig(variable, () => ringOf(file, e.VAULT_KEK_ACTIVE_VERSION));
@@ -144,7 +145,8 @@ function readKeyFile(variable: string, path: string): KeyFile {
   } catch (error) {
     throw new ConfigError([{ variable, reason: `the key file ${path} cannot be read as JSON (${(error as NodeJS.ErrnoException).code ?? 'invalid JSON'})` }]);
   }
-  if (typeof parsed !== 'object' || parsed === null || typeof parsed.keys !== 'object') throw new ConfigError([{ variable, reason: `the key file ${path} has no "keys" object` }]);
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.keys !== 'object')
+    throw new ConfigError([{ variable, reason: `the key file ${path} has no "keys" object` }]);
   return parsed;
 }
 

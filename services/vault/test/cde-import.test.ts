@@ -58,7 +58,9 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
     expect(without.status).toBe(201);
     expect(without.body.security_code_expires_at).toBeNull();
     expect(withCode.body.security_code_expires_at).not.toBeNull();
-    const stored = (id: unknown) => (capture.events().find((e) => (e.data as { token_id: string }).token_id === id)?.data as { security_code_stored?: boolean } | undefined)?.security_code_stored;
+    const stored = (id: unknown) =>
+      (capture.events().find((e) => (e.data as { token_id: string }).token_id === id)?.data as { security_code_stored?: boolean } | undefined)
+        ?.security_code_stored;
     await waitFor(() => stored(without.body.id) !== undefined && stored(withCode.body.id) !== undefined);
     expect([stored(withCode.body.id), stored(without.body.id)]).toEqual([true, false]);
     await capture.stop();

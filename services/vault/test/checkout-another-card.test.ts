@@ -11,12 +11,15 @@ import { openSession, publishAttemptFailed, publishPaymentStatus } from './check
 describe('the hosted page takes another card after a failed one', () => {
   let vault: VaultHarness;
   beforeAll(async () => {
-    vault = await startVault({ env: { VAULT_CHECKOUT_ATTEMPTS_PER_SESSION: '3', VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '4', VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS: '50' } });
+    vault = await startVault({
+      env: { VAULT_CHECKOUT_ATTEMPTS_PER_SESSION: '3', VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '4', VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS: '50' },
+    });
   });
   afterAll(() => vault.stop());
 
   const status = async (sessionId: string) => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body;
-  const submit = (sessionId: string, card = aCard(), address?: string) => vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card }, address ? { 'x-forwarded-for': address } : {});
+  const submit = (sessionId: string, card = aCard(), address?: string) =>
+    vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card }, address ? { 'x-forwarded-for': address } : {});
   const declined = { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' };
 
   it('when the payment says the card failed, then the session is open again without the card, names the failed attempt, and the next card is attempt 2', async () => {
@@ -26,7 +29,13 @@ describe('the hosted page takes another card after a failed one', () => {
     await publishAttemptFailed(vault, paymentId, declined);
     await waitFor(async () => (await status(sessionId)).state === 'open');
 
-    expect(await status(sessionId)).toMatchObject({ state: 'open', payment_status: 'processing', attempts: 1, masked_account_number: null, last_failed_attempt: declined });
+    expect(await status(sessionId)).toMatchObject({
+      state: 'open',
+      payment_status: 'processing',
+      attempts: 1,
+      masked_account_number: null,
+      last_failed_attempt: declined,
+    });
     expect((await submit(sessionId)).status).toBe(201);
     const completions = await waitFor(() => {
       const mine = capture.events().filter((e) => (e.data as { session_id: string }).session_id === sessionId);
@@ -58,7 +67,9 @@ describe('the hosted page takes another card after a failed one', () => {
 
     const left = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/abandon`);
     expect(left).toMatchObject({ status: 200, body: { state: 'abandoned' } });
-    const event = await waitFor(() => capture.events().find((e) => e.type === 'checkout.session.abandoned' && (e.data as { session_id: string }).session_id === sessionId));
+    const event = await waitFor(() =>
+      capture.events().find((e) => e.type === 'checkout.session.abandoned' && (e.data as { session_id: string }).session_id === sessionId),
+    );
     expect(event).toMatchObject({ merchant_id: MERCHANT.merchantId, data: { payment_id: paymentId } });
     const late = await submit(sessionId);
     expect([late.status, late.body.code]).toEqual([409, 'checkout_session_abandoned']);
@@ -99,9 +110,14 @@ describe('the hosted page takes another card after a failed one', () => {
     expect(live).toEqual([201, 201, 201, 201, 429]);
   });
 
-  it('when the shop set no display name, then the page shows the merchant\'s name the payment carried, and says the session is a test', async () => {
+  it("when the shop set no display name, then the page shows the merchant's name the payment carried, and says the session is a test", async () => {
     const { sessionId } = await openSession(vault, { merchantName: 'Bootstrap merchant' });
-    expect(await status(sessionId)).toMatchObject({ livemode: false, attempts: 0, last_failed_attempt: null, merchant: { display_name: 'Bootstrap merchant' } });
+    expect(await status(sessionId)).toMatchObject({
+      livemode: false,
+      attempts: 0,
+      last_failed_attempt: null,
+      merchant: { display_name: 'Bootstrap merchant' },
+    });
     const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: 'Acme Coffee Roasters' });
     expect(saved.status).toBe(200);
     expect((await status(sessionId)).merchant).toMatchObject({ display_name: 'Acme Coffee Roasters' });

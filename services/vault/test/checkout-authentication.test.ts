@@ -16,7 +16,13 @@ afterEach(async () => {
   await vault.stop();
 });
 
-const GET_ACTION: ConsumerAction = { type: 'redirect', url: 'https://acs.bank.example/challenge?id=42', method: 'GET', data: {}, return_parameters: ['redirectResult'] };
+const GET_ACTION: ConsumerAction = {
+  type: 'redirect',
+  url: 'https://acs.bank.example/challenge?id=42',
+  method: 'GET',
+  data: {},
+  return_parameters: ['redirectResult'],
+};
 
 /** A public request as the gateway forwards it, redirects not followed. */
 async function browse(path: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -41,7 +47,7 @@ async function waitingSession(action: ConsumerAction = GET_ACTION) {
 const returned = () => captured.events().filter((e) => e.type === 'checkout.session.returned');
 
 describe('the way to the bank', () => {
-  it('when the bank asks (payment.action_required), then the page\'s status says authentication required, never the bank\'s address, and /authenticate redirects there', async () => {
+  it("when the bank asks (payment.action_required), then the page's status says authentication required, never the bank's address, and /authenticate redirects there", async () => {
     const { sessionId } = await waitingSession();
     const status = await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`);
     expect(status.body).toMatchObject({ payment_status: 'processing', authentication: { state: 'required' } });
@@ -51,7 +57,7 @@ describe('the way to the bank', () => {
     expect(answer.headers.get('location')).toBe('https://acs.bank.example/challenge?id=42');
   });
 
-  it('when the bank wants a POST, then the page is a form to the bank\'s address with its fields escaped, and the policy lets forms go to the bank\'s origin only', async () => {
+  it("when the bank wants a POST, then the page is a form to the bank's address with its fields escaped, and the policy lets forms go to the bank's origin only", async () => {
     const { sessionId } = await waitingSession({ ...GET_ACTION, method: 'POST', data: { creq: 'eyJ0"><script>x</script>', MD: 'md-1' } });
     const answer = await browse(`/checkout/${sessionId}/authenticate`);
     expect(answer.status).toBe(200);
@@ -108,7 +114,7 @@ describe('the way back', () => {
   });
 });
 
-describe('the simulator\'s bank page', () => {
+describe("the simulator's bank page", () => {
   it('when a test-mode session waits for its consumer, then the page offers Complete and Fail, each a form back to the return route', async () => {
     const { sessionId } = await waitingSession();
     const answer = await browse(`/checkout/${sessionId}/test-challenge`);
@@ -130,19 +136,36 @@ describe('the simulator\'s bank page', () => {
 });
 
 describe('the browser data for 3-D Secure 2', () => {
-  it('when the card is submitted with the browser\'s data, then checkout.session.completed carries it with the page request\'s Accept header and the client address', async () => {
+  it("when the card is submitted with the browser's data, then checkout.session.completed carries it with the page request's Accept header and the client address", async () => {
     const { sessionId } = await openSession(vault);
     await browse(`/checkout/${sessionId}`, { accept: 'text/html,application/xhtml+xml;q=0.9' });
-    const browser = { user_agent: 'Mozilla/5.0 Test', language: 'de-DE', screen_width: 390, screen_height: 844, color_depth: 24, time_zone_offset: -120, java_enabled: false };
-    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard(), browser }, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(201);
+    const browser = {
+      user_agent: 'Mozilla/5.0 Test',
+      language: 'de-DE',
+      screen_width: 390,
+      screen_height: 844,
+      color_depth: 24,
+      time_zone_offset: -120,
+      java_enabled: false,
+    };
+    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard(), browser }, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(
+      201,
+    );
     await waitFor(() => captured.events().some((e) => e.type === 'checkout.session.completed'));
     const completed = captured.events().find((e) => e.type === 'checkout.session.completed')!;
-    expect((completed.data as { browser: unknown }).browser).toEqual({ ...browser, accept_header: 'text/html,application/xhtml+xml;q=0.9', ip_address: '198.51.100.4' });
+    expect((completed.data as { browser: unknown }).browser).toEqual({
+      ...browser,
+      accept_header: 'text/html,application/xhtml+xml;q=0.9',
+      ip_address: '198.51.100.4',
+    });
   });
 
   it('when the browser data is malformed, then the submission is refused 422 naming the field', async () => {
     const { sessionId } = await openSession(vault);
-    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard(), browser: { user_agent: 'x', language: 'en', screen_width: -1, screen_height: 1, color_depth: 24, time_zone_offset: 0, java_enabled: false } });
+    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, {
+      card: aCard(),
+      browser: { user_agent: 'x', language: 'en', screen_width: -1, screen_height: 1, color_depth: 24, time_zone_offset: 0, java_enabled: false },
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.field).toBe('browser.screen_width');
   });

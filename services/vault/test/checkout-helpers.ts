@@ -1,5 +1,14 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAttemptFailedV1, paymentAuthorizedV1, paymentCanceledV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
+import {
+  checkoutSessionOpenedV1,
+  paymentAttemptFailedV1,
+  paymentAuthorizedV1,
+  paymentCanceledV1,
+  paymentCapturedV1,
+  paymentCapturingV1,
+  paymentFailedV1,
+  paymentProcessingV1,
+} from '@vaultline/contracts';
 import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
@@ -44,7 +53,14 @@ export async function openSession(
 }
 
 type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
-const paymentDefinitions = { processing: paymentProcessingV1, authorized: paymentAuthorizedV1, capturing: paymentCapturingV1, captured: paymentCapturedV1, failed: paymentFailedV1, canceled: paymentCanceledV1 };
+const paymentDefinitions = {
+  processing: paymentProcessingV1,
+  authorized: paymentAuthorizedV1,
+  capturing: paymentCapturingV1,
+  captured: paymentCapturedV1,
+  failed: paymentFailedV1,
+  canceled: paymentCanceledV1,
+};
 
 /** The orchestrator's payment.<status> event for a one-off payment of 19.99 EUR (failed with `failureReason`). */
 export function paymentStatusMessage(paymentId: string, status: PaymentStatus, occurredAt?: Date, failureReason = 'declined') {
@@ -72,7 +88,11 @@ export async function publishPaymentStatus(vault: VaultHarness, paymentId: strin
 }
 
 /** Plays the orchestrator: the card of `attempt` failed and the payment waits for another (payment.attempt_failed). */
-export async function publishAttemptFailed(vault: VaultHarness, paymentId: string, attempt: { number: number; failure_reason: string; masked_account_number: string | null }) {
+export async function publishAttemptFailed(
+  vault: VaultHarness,
+  paymentId: string,
+  attempt: { number: number; failure_reason: string; masked_account_number: string | null },
+) {
   const data = {
     payment_id: paymentId,
     status: 'processing' as const,

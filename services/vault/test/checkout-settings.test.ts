@@ -21,7 +21,7 @@ async function fetchPublic(vault: VaultHarness, path: string) {
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
-describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/checkout)', () => {
+describe("the hosted page's look, as the merchant sets it (GET/PATCH /settings/checkout)", () => {
   let vault: VaultHarness;
   beforeAll(async () => {
     vault = await startVault();
@@ -32,16 +32,35 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
     const answer = await vault.call(OTHER_MERCHANT, 'GET', '/settings/checkout');
     expect(answer.body).toEqual({ object: 'checkout_settings', display_name: null, brand_color: null, button_text_color: null, logo: null, updated_at: null });
     const { sessionId } = await openSession(vault, { merchantId: OTHER_MERCHANT.merchantId });
-    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.merchant).toEqual({ display_name: null, brand_color: null, button_text_color: null, logo_url: null });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.merchant).toEqual({
+      display_name: null,
+      brand_color: null,
+      button_text_color: null,
+      logo_url: null,
+    });
   });
 
   it('when the merchant sets a name, a light colour and an https logo, then the page gets them with black button text and may load images from that host only', async () => {
-    const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: '  Acme   Coffee ', brand_color: '#FFD60A', logo_url: 'https://cdn.acme.example/brand/logo.png' });
+    const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', {
+      display_name: '  Acme   Coffee ',
+      brand_color: '#FFD60A',
+      logo_url: 'https://cdn.acme.example/brand/logo.png',
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ display_name: 'Acme Coffee', brand_color: '#ffd60a', button_text_color: '#000000', logo: { type: 'url', url: 'https://cdn.acme.example/brand/logo.png' } });
+    expect(saved.body).toMatchObject({
+      display_name: 'Acme Coffee',
+      brand_color: '#ffd60a',
+      button_text_color: '#000000',
+      logo: { type: 'url', url: 'https://cdn.acme.example/brand/logo.png' },
+    });
     const { sessionId } = await openSession(vault);
     const status = await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`);
-    expect(status.body.merchant).toEqual({ display_name: 'Acme Coffee', brand_color: '#ffd60a', button_text_color: '#000000', logo_url: 'https://cdn.acme.example/brand/logo.png' });
+    expect(status.body.merchant).toEqual({
+      display_name: 'Acme Coffee',
+      brand_color: '#ffd60a',
+      button_text_color: '#000000',
+      logo_url: 'https://cdn.acme.example/brand/logo.png',
+    });
     const page = await fetchPublic(vault, `/checkout/${sessionId}`);
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.acme.example;");
   });
@@ -52,7 +71,7 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
     expect(saved.body).toMatchObject({ display_name: 'Acme Coffee', brand_color: '#1d4ed8', button_text_color: '#ffffff', logo: { type: 'url' } });
   });
 
-  it('when another merchant reads the settings or opens a session, then it sees none of this merchant\'s look', async () => {
+  it("when another merchant reads the settings or opens a session, then it sees none of this merchant's look", async () => {
     await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: 'Acme Coffee' });
     expect((await vault.call(OTHER_MERCHANT, 'GET', '/settings/checkout')).body.display_name).toBeNull();
     const { sessionId } = await openSession(vault, { merchantId: OTHER_MERCHANT.merchantId });
@@ -84,7 +103,7 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
     expect(answer.status).toBe(422);
   });
 
-  it('when the merchant uploads a PNG logo, then the page loads it from the vault\'s own origin, served as an image that can run nothing', async () => {
+  it("when the merchant uploads a PNG logo, then the page loads it from the vault's own origin, served as an image that can run nothing", async () => {
     const png = aPng();
     const saved = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { logo_image: png.toString('base64') });
     expect(saved.body.logo).toEqual({ type: 'image', content_type: 'image/png', size_bytes: png.length });
@@ -100,7 +119,7 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
   });
 
-  it('when the logo is removed, then the session\'s logo answers 404', async () => {
+  it("when the logo is removed, then the session's logo answers 404", async () => {
     await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { logo_image: aPng().toString('base64') });
     const removed = await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { logo_image: null });
     expect(removed.body.logo).toBeNull();
@@ -111,13 +130,22 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
   it('when the settings are read and changed, then every answer matches the OpenAPI document, the session status too', async () => {
     const answers: Array<[string, string, number, unknown]> = [];
     const record = (method: string, path: string, answer: { status: number; body: unknown }) => answers.push([method, path, answer.status, answer.body]);
-    record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: 'Acme Coffee', brand_color: '#1d4ed8', logo_url: 'https://cdn.acme.example/logo.png' }));
+    record(
+      'PATCH',
+      '/settings/checkout',
+      await vault.call(MERCHANT, 'PATCH', '/settings/checkout', {
+        display_name: 'Acme Coffee',
+        brand_color: '#1d4ed8',
+        logo_url: 'https://cdn.acme.example/logo.png',
+      }),
+    );
     record('GET', '/settings/checkout', await vault.call(MERCHANT, 'GET', '/settings/checkout'));
     record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { logo_image: aPng().toString('base64') }));
     record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { brand_color: 'red' }));
     const { sessionId } = await openSession(vault, { description: 'Order 1001', locale: 'it' });
     record('GET', '/sessions/{session_id}/status', await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`));
-    for (const [method, path, status, body] of answers) expect({ method, path, status, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, status, valid: true, errors: [] });
+    for (const [method, path, status, body] of answers)
+      expect({ method, path, status, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, status, valid: true, errors: [] });
   });
 
   it('when a caller without the merchant scope asks for the settings, then it is refused', async () => {

@@ -30,12 +30,22 @@ describe('checkout sessions with a stored card (earlier payment interface)', () 
     const tokenId = await storedToken();
     const { sessionId, paymentId } = await openSession(vault, { storedCard: offer(tokenId) });
     const status = await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`);
-    expect(status.body.stored_card).toEqual({ masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', security_code_required: false });
+    expect(status.body.stored_card).toEqual({
+      masked_account_number: '424242******4242',
+      scheme: 'VISA',
+      expiry_month: 12,
+      expiry_year: 2034,
+      cardholder_name: 'Ada Lovelace',
+      security_code_required: false,
+    });
     expect(JSON.stringify(status.body)).not.toContain(tokenId);
     const confirmed = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {});
     expect(confirmed).toMatchObject({ status: 201, body: { state: 'completed', masked_account_number: '424242******4242' } });
     const event = await waitFor(() => capture.events().find((e) => (e.data as { session_id: string }).session_id === sessionId));
-    expect(event).toMatchObject({ merchant_id: MERCHANT.merchantId, data: { payment_id: paymentId, token_id: tokenId, card: { masked_account_number: '424242******4242', submitted_at: vault.clock.now().toISOString() } } });
+    expect(event).toMatchObject({
+      merchant_id: MERCHANT.merchantId,
+      data: { payment_id: paymentId, token_id: tokenId, card: { masked_account_number: '424242******4242', submitted_at: vault.clock.now().toISOString() } },
+    });
     expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).body.code).toBe('checkout_session_already_used');
     await capture.stop();
   });
@@ -43,9 +53,15 @@ describe('checkout sessions with a stored card (earlier payment interface)', () 
   it("when the stored token is another merchant's or the session offers no stored card, then confirming answers 409 stored_card_not_confirmable and the session stays open", async () => {
     const foreign = await storedToken(OTHER_MERCHANT);
     const { sessionId } = await openSession(vault, { storedCard: offer(foreign) });
-    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).toMatchObject({ status: 409, body: { code: 'stored_card_not_confirmable' } });
+    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).toMatchObject({
+      status: 409,
+      body: { code: 'stored_card_not_confirmable' },
+    });
     const plain = await openSession(vault);
-    expect(await vault.call(PUBLIC, 'POST', `/sessions/${plain.sessionId}/stored-card`, {})).toMatchObject({ status: 409, body: { code: 'stored_card_not_confirmable' } });
+    expect(await vault.call(PUBLIC, 'POST', `/sessions/${plain.sessionId}/stored-card`, {})).toMatchObject({
+      status: 409,
+      body: { code: 'stored_card_not_confirmable' },
+    });
     expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state).toBe('open');
   });
 
@@ -55,8 +71,14 @@ describe('checkout sessions with a stored card (earlier payment interface)', () 
     expect((await vault.call(FORWARDER(), 'POST', `/internal/tokens/${tokenId}/detokenize`, { purpose: 'authorize' })).body.cvc_status).toBe('expired');
     const { sessionId } = await openSession(vault, { storedCard: offer(tokenId, true) });
     expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.stored_card).toMatchObject({ security_code_required: true });
-    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).toMatchObject({ status: 422, body: { code: 'invalid_security_code', field: 'security_code' } });
-    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, { security_code: '12a' })).toMatchObject({ status: 422, body: { code: 'invalid_security_code' } });
+    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).toMatchObject({
+      status: 422,
+      body: { code: 'invalid_security_code', field: 'security_code' },
+    });
+    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, { security_code: '12a' })).toMatchObject({
+      status: 422,
+      body: { code: 'invalid_security_code' },
+    });
     const confirmed = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, { security_code: '737' });
     expect(confirmed).toMatchObject({ status: 201, body: { state: 'completed' } });
     expect(JSON.stringify(confirmed.body)).not.toContain('737');

@@ -18,7 +18,13 @@ describe('checkout sessions (card entry in the browser)', () => {
     const { sessionId, paymentId } = await openSession(vault);
     const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
     expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ session_id: sessionId, state: 'completed', payment_status: 'processing', masked_account_number: '424242******4242', scheme: 'VISA' });
+    expect(answer.body).toMatchObject({
+      session_id: sessionId,
+      state: 'completed',
+      payment_status: 'processing',
+      masked_account_number: '424242******4242',
+      scheme: 'VISA',
+    });
     const event = await waitFor(() => capture.events().find((e) => (e.data as { session_id: string }).session_id === sessionId));
     const { token_id } = event.data as { token_id: string; payment_id: string };
     expect(event).toMatchObject({
@@ -52,7 +58,11 @@ describe('checkout sessions (card entry in the browser)', () => {
     await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state === 'canceled');
     const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
     expect([answer.status, answer.body.code]).toEqual([409, 'checkout_session_canceled']);
-    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body).toMatchObject({ state: 'canceled', payment_status: 'canceled', failure_reason: null });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body).toMatchObject({
+      state: 'canceled',
+      payment_status: 'canceled',
+      failure_reason: null,
+    });
   });
 
   it('when an authorized payment whose card was entered is canceled, then the status shows canceled', async () => {
@@ -76,7 +86,14 @@ describe('checkout sessions (card entry in the browser)', () => {
     await vault.runtime.bus.publish([
       eventMessage(checkoutSessionOpenedV1, {
         scope: MERCHANT_SCOPE,
-        data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
+        data: {
+          session_id: sessionId,
+          payment_id: newId(),
+          amount: 1999,
+          currency: 'EUR',
+          expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(),
+          return_url: null,
+        },
       }),
     ]);
     const answer = await read;
@@ -112,7 +129,8 @@ describe('checkout sessions (card entry in the browser)', () => {
 
   it('when payment.processing arrives for a session that is already processing, then the session is not rewritten (a card submitted meanwhile would lose the race with it)', async () => {
     const { sessionId, paymentId } = await openSession(vault);
-    const stored = async () => (await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number }>('checkout_sessions').get(MERCHANT_SCOPE, sessionId))!;
+    const stored = async () =>
+      (await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number }>('checkout_sessions').get(MERCHANT_SCOPE, sessionId))!;
     const before = (await stored()).version;
     // One payment's events keep their order: once authorized is seen, processing was handled before it.
     await publishPaymentStatus(vault, paymentId, 'processing');
@@ -133,10 +151,18 @@ describe('checkout sessions (card entry in the browser)', () => {
     await publishPaymentStatus(vault, captured.paymentId, 'authorized');
     await publishPaymentStatus(vault, captured.paymentId, 'failed');
     // Nothing visible changes when they are ignored: wait until the vault's consumer has read them all.
-    await waitFor(async () => (await vault.runtime.bus.consumerLag([{ group: VAULT_CONSUMER_GROUP, topics: [topics.payments] }])).every((entry) => entry.lag === 0));
+    await waitFor(async () =>
+      (await vault.runtime.bus.consumerLag([{ group: VAULT_CONSUMER_GROUP, topics: [topics.payments] }])).every((entry) => entry.lag === 0),
+    );
 
-    expect((await vault.call(PUBLIC, 'GET', `/sessions/${failed.sessionId}/status`)).body).toMatchObject({ payment_status: 'failed', failure_reason: 'card_declined' });
-    expect((await vault.call(PUBLIC, 'GET', `/sessions/${captured.sessionId}/status`)).body).toMatchObject({ payment_status: 'captured', failure_reason: null });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${failed.sessionId}/status`)).body).toMatchObject({
+      payment_status: 'failed',
+      failure_reason: 'card_declined',
+    });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${captured.sessionId}/status`)).body).toMatchObject({
+      payment_status: 'captured',
+      failure_reason: null,
+    });
   });
 
   it('when the hosted page and the SDK are requested, then they are served with a restrictive content policy', async () => {
@@ -166,7 +192,11 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
   });
   afterAll(() => vault.stop());
 
-  const frameAncestorsOf = (policy: string | null) => (policy ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith('frame-ancestors'));
+  const frameAncestorsOf = (policy: string | null) =>
+    (policy ?? '')
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('frame-ancestors'));
 
   it('when the session allows origins, then the page may be framed by exactly those origins and the status names them', async () => {
     const { sessionId } = await openSession(vault, { allowedOrigins: ['https://shop.example', 'http://localhost:3000'] });
@@ -195,7 +225,15 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
     await vault.runtime.bus.publish([
       eventMessage(checkoutSessionOpenedV1, {
         scope: MERCHANT_SCOPE,
-        data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null, allowed_origins: ['https://shop.example'] },
+        data: {
+          session_id: sessionId,
+          payment_id: newId(),
+          amount: 1999,
+          currency: 'EUR',
+          expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(),
+          return_url: null,
+          allowed_origins: ['https://shop.example'],
+        },
       }),
     ]);
     expect(frameAncestorsOf((await page).headers.get('content-security-policy'))).toBe('frame-ancestors https://shop.example');
@@ -204,12 +242,26 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
   it('when two sessions allow different origins, then each page names only its own', async () => {
     const a = await openSession(vault, { allowedOrigins: ['https://a.example'] });
     const b = await openSession(vault, { allowedOrigins: ['https://b.example'] });
-    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${a.sessionId}`)).headers.get('content-security-policy'))).toBe('frame-ancestors https://a.example');
-    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${b.sessionId}`)).headers.get('content-security-policy'))).toBe('frame-ancestors https://b.example');
+    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${a.sessionId}`)).headers.get('content-security-policy'))).toBe(
+      'frame-ancestors https://a.example',
+    );
+    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${b.sessionId}`)).headers.get('content-security-policy'))).toBe(
+      'frame-ancestors https://b.example',
+    );
   });
 
   it('when an event names origins that are not web origins (a wildcard, a path, plain http, javascript:, a host that would split the policy), then the vault keeps none of them', async () => {
-    const { sessionId } = await openSession(vault, { allowedOrigins: ['*', 'https://shop.example/pay', 'http://shop.example', 'javascript:alert(1)', "https://a;b.example", 'https://a,b.example', 'https://ok.example'] });
+    const { sessionId } = await openSession(vault, {
+      allowedOrigins: [
+        '*',
+        'https://shop.example/pay',
+        'http://shop.example',
+        'javascript:alert(1)',
+        'https://a;b.example',
+        'https://a,b.example',
+        'https://ok.example',
+      ],
+    });
     expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.allowed_origins).toEqual(['https://ok.example']);
     const policy = (await fetchRaw(vault, `/checkout/${sessionId}`)).headers.get('content-security-policy');
     expect(frameAncestorsOf(policy)).toBe('frame-ancestors https://ok.example');
@@ -220,7 +272,9 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
     async (returnUrl) => {
       const { sessionId } = await openSession(vault, { returnUrl });
       expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.return_url).toBeNull();
-      const stored = await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number; return_url: string | null }>('checkout_sessions').get(MERCHANT_SCOPE, sessionId);
+      const stored = await vault.runtime.store
+        .collection<{ id: string; merchant_id: string; version: number; return_url: string | null }>('checkout_sessions')
+        .get(MERCHANT_SCOPE, sessionId);
       expect(stored?.return_url).toBeNull();
     },
   );

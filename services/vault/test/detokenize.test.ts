@@ -45,7 +45,12 @@ describe('internal detokenization (forwarder only)', () => {
     const id = await tokenize();
     const asGateway = await detokenize(id, { merchantId: MERCHANT.merchantId, scopes: ['tokens:detokenize', 'merchant'] });
     const withoutScope = await detokenize(id, { issuer: 'forwarder', merchantId: MERCHANT.merchantId, scopes: ['merchant'] });
-    expect([asGateway.status, asGateway.body.code, withoutScope.status, withoutScope.body.code]).toEqual([403, 'insufficient_scope', 403, 'insufficient_scope']);
+    expect([asGateway.status, asGateway.body.code, withoutScope.status, withoutScope.body.code]).toEqual([
+      403,
+      'insufficient_scope',
+      403,
+      'insufficient_scope',
+    ]);
     const audit = await vault.call(ADMIN, 'GET', `/admin/detokenize-audit?token_id=${id}`);
     expect(audit.body.data?.map((a) => [a.caller, a.outcome])).toEqual([
       ['forwarder', 'insufficient_scope'],
@@ -53,7 +58,7 @@ describe('internal detokenization (forwarder only)', () => {
     ]);
   });
 
-  it("when the token belongs to another merchant, then 404 token_not_found; a deleted token answers 410 token_deleted", async () => {
+  it('when the token belongs to another merchant, then 404 token_not_found; a deleted token answers 410 token_deleted', async () => {
     const id = await tokenize();
     expect((await detokenize(id, FORWARDER(OTHER_MERCHANT.merchantId))).body.code).toBe('token_not_found');
     await vault.call(MERCHANT, 'DELETE', `/tokens/${id}`);
@@ -67,7 +72,14 @@ describe('internal detokenization (forwarder only)', () => {
     await detokenize(id);
     const audit = await vault.call(ADMIN, 'GET', `/admin/detokenize-audit?token_id=${id}&caller=forwarder`);
     expect(audit.body.data).toEqual([
-      expect.objectContaining({ token_id: id, merchant_id: MERCHANT.merchantId, caller: 'forwarder', purpose: 'forward to acquirer', outcome: 'granted', security_code_status: 'available' }),
+      expect.objectContaining({
+        token_id: id,
+        merchant_id: MERCHANT.merchantId,
+        caller: 'forwarder',
+        purpose: 'forward to acquirer',
+        outcome: 'granted',
+        security_code_status: 'available',
+      }),
     ]);
     expect(JSON.stringify(audit.body)).not.toMatch(/4242424242424242|"123"/);
     const event = await waitFor(() => capture.events().find((e) => (e.data as { token_id: string }).token_id === id));

@@ -12,7 +12,14 @@ const START = new Date('2026-03-01T10:00:00.000Z');
 function sessionOpened(sessionId: string, paymentId: string) {
   return eventMessage(checkoutSessionOpenedV1, {
     scope: MERCHANT_SCOPE,
-    data: { session_id: sessionId, payment_id: paymentId, amount: 1999, currency: 'EUR', expires_at: new Date(START.getTime() + 30 * 60_000).toISOString(), return_url: 'https://shop.example/return' },
+    data: {
+      session_id: sessionId,
+      payment_id: paymentId,
+      amount: 1999,
+      currency: 'EUR',
+      expires_at: new Date(START.getTime() + 30 * 60_000).toISOString(),
+      return_url: 'https://shop.example/return',
+    },
   });
 }
 

@@ -16,7 +16,9 @@ describe('the vault internal API: detokenize in-process', () => {
   const api = () => vault.app.exposedApis.vault;
   const tokenize = async (card = aCard()) => String((await vault.call(MERCHANT, 'POST', '/tokens', { card })).body.id);
   const tokenOf = (issuer: string, claims: { merchantId?: string; scopes?: string[]; audience?: string } = {}) =>
-    vault.signerFor(issuer).sign(claims.audience ?? 'vault', { merchantId: claims.merchantId ?? MERCHANT.merchantId, scopes: claims.scopes ?? ['tokens:detokenize'], mode: 'test' });
+    vault
+      .signerFor(issuer)
+      .sign(claims.audience ?? 'vault', { merchantId: claims.merchantId ?? MERCHANT.merchantId, scopes: claims.scopes ?? ['tokens:detokenize'], mode: 'test' });
   const request = (tokenId: string, overrides: Partial<DetokenizeRequest> = {}): DetokenizeRequest => ({
     bearerToken: tokenOf('forwarder'),
     tokenId,
@@ -25,17 +27,39 @@ describe('the vault internal API: detokenize in-process', () => {
     ...overrides,
   });
   const auditOf = async (tokenId: string) =>
-    (await vault.call(ADMIN, 'GET', `/admin/detokenize-audit?token_id=${tokenId}`)).body.data?.map((a) => ({ caller: a.caller, outcome: a.outcome, request_id: a.request_id }));
+    (await vault.call(ADMIN, 'GET', `/admin/detokenize-audit?token_id=${tokenId}`)).body.data?.map((a) => ({
+      caller: a.caller,
+      outcome: a.outcome,
+      request_id: a.request_id,
+    }));
 
   it('when the forwarder calls with its tokens:detokenize token, then it gets the card data in the shape the HTTP route answers, and the grant is audited with its request id', async () => {
     const id = await tokenize();
 
     const card = await api().detokenize(request(id));
 
-    const overHttp = await vault.call({ issuer: 'forwarder', merchantId: MERCHANT.merchantId, scopes: ['tokens:detokenize'], mode: 'test' }, 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 'forward' });
-    expect(card).toEqual({ token_id: id, number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', cvc_status: 'available', cardholder_name: 'Ada Lovelace', scheme: 'VISA' });
+    const overHttp = await vault.call(
+      { issuer: 'forwarder', merchantId: MERCHANT.merchantId, scopes: ['tokens:detokenize'], mode: 'test' },
+      'POST',
+      `/internal/tokens/${id}/detokenize`,
+      { purpose: 'forward' },
+    );
+    expect(card).toEqual({
+      token_id: id,
+      number: '4242424242424242',
+      exp_month: 12,
+      exp_year: 2034,
+      cvc: '123',
+      cvc_status: 'available',
+      cardholder_name: 'Ada Lovelace',
+      scheme: 'VISA',
+    });
     expect(overHttp.body).toEqual(card);
-    expect((await auditOf(id))?.find((a) => a.request_id === 'req-internal-api-1')).toEqual({ caller: 'forwarder', outcome: 'granted', request_id: 'req-internal-api-1' });
+    expect((await auditOf(id))?.find((a) => a.request_id === 'req-internal-api-1')).toEqual({
+      caller: 'forwarder',
+      outcome: 'granted',
+      request_id: 'req-internal-api-1',
+    });
   });
 
   it('when another service signs the call, even with tokens:detokenize, then it is refused with 403 insufficient_scope and the attempt is audited under its name', async () => {
@@ -49,7 +73,10 @@ describe('the vault internal API: detokenize in-process', () => {
   it('when the forwarder calls without tokens:detokenize, then it is refused with 403 insufficient_scope and the attempt is audited', async () => {
     const id = await tokenize();
 
-    await expect(api().detokenize(request(id, { bearerToken: tokenOf('forwarder', { scopes: ['merchant'] }) }))).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(api().detokenize(request(id, { bearerToken: tokenOf('forwarder', { scopes: ['merchant'] }) }))).rejects.toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
 
     expect(await auditOf(id)).toEqual([{ caller: 'forwarder', outcome: 'insufficient_scope', request_id: 'req-internal-api-1' }]);
   });
@@ -74,11 +101,14 @@ describe('the vault internal API: detokenize in-process', () => {
     expect(await auditOf(id)).toEqual([]);
   });
 
-  it("when the token id belongs to another merchant or does not exist, then 404 token_not_found, audited as such", async () => {
+  it('when the token id belongs to another merchant or does not exist, then 404 token_not_found, audited as such', async () => {
     const id = await tokenize();
     const unknown = randomUUID();
 
-    await expect(api().detokenize(request(id, { bearerToken: tokenOf('forwarder', { merchantId: OTHER_MERCHANT.merchantId }) }))).rejects.toMatchObject({ status: 404, code: 'token_not_found' });
+    await expect(api().detokenize(request(id, { bearerToken: tokenOf('forwarder', { merchantId: OTHER_MERCHANT.merchantId }) }))).rejects.toMatchObject({
+      status: 404,
+      code: 'token_not_found',
+    });
     await expect(api().detokenize(request(unknown))).rejects.toMatchObject({ status: 404, code: 'token_not_found' });
 
     expect(await auditOf(id)).toEqual([{ caller: 'forwarder', outcome: 'token_not_found', request_id: 'req-internal-api-1' }]);

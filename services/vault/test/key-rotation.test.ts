@@ -60,13 +60,28 @@ describe('key-encryption key rotation', () => {
     await vault.app.stop();
     // The use cases built as the composition root builds them, over the store and keys the vault ran with.
     const { store, clock } = vault.runtime;
-    const ports = { rotations: new StoreKeyRotationRepository(store), tokens: new StoreTokenRepository(store), keys: vault.config.keys, transaction: store.transaction.bind(store), clock };
+    const ports = {
+      rotations: new StoreKeyRotationRepository(store),
+      tokens: new StoreTokenRepository(store),
+      keys: vault.config.keys,
+      transaction: store.transaction.bind(store),
+      clock,
+    };
     const rotation = await startKeyRotation(ports)(2);
     const afterOneBatch = await rewrapBatch(ports)(rotation, 3);
     expect(afterOneBatch).toMatchObject({ rewrapped: 3, state: 'running' });
     expect(afterOneBatch.cursor).not.toBeNull();
 
-    const worker = new KeyRotationWorker({ rotations: ports.rotations, rewrapBatch: rewrapBatch(ports) }, { batchSize: 3, pauseMs: 0, onError: (e) => { throw e; } });
+    const worker = new KeyRotationWorker(
+      { rotations: ports.rotations, rewrapBatch: rewrapBatch(ports) },
+      {
+        batchSize: 3,
+        pauseMs: 0,
+        onError: (e) => {
+          throw e;
+        },
+      },
+    );
     worker.start();
     const finished = await waitFor(async () => {
       const current = await ports.rotations.get(rotation.id);

@@ -32,7 +32,8 @@ const codeForms = (cvc: string): string[] => [`"${cvc}"`, `cvc=${cvc}`, `:${cvc}
 function hitsIn(haystack: string): string[] {
   const hits: string[] = [];
   for (const card of CARDS) {
-    for (const variant of variantsOf(card.number)) if (haystack.includes(variant)) hits.push(`PAN ${card.number.slice(-4)} as "${variant.replace(/\d(?=.{4})/g, '#')}"`);
+    for (const variant of variantsOf(card.number))
+      if (haystack.includes(variant)) hits.push(`PAN ${card.number.slice(-4)} as "${variant.replace(/\d(?=.{4})/g, '#')}"`);
     for (const form of codeForms(card.cvc)) if (haystack.includes(form)) hits.push(`security code of ${card.number.slice(-4)}`);
   }
   return hits;
@@ -76,10 +77,18 @@ describe('no card data outside the encrypted fields (leak scan)', () => {
       expect(answer.status).toBe(201);
       ids.push(String(answer.body.id));
     }
-    const imported = await vault.call(MERCHANT, 'POST', '/cde-import', { metadata: { business_key: 'pm_leak' }, card: aCard({ number: CARDS[3]!.number, cvc: CARDS[3]!.cvc }) }, { 'x-correlation-id': 'job_leak' });
+    const imported = await vault.call(
+      MERCHANT,
+      'POST',
+      '/cde-import',
+      { metadata: { business_key: 'pm_leak' }, card: aCard({ number: CARDS[3]!.number, cvc: CARDS[3]!.cvc }) },
+      { 'x-correlation-id': 'job_leak' },
+    );
     await vault.call(MERCHANT, 'POST', '/cde-import', { metadata: { business_key: 'pm_leak' }, card: aCard({ number: CARDS[3]!.number, cvc: CARDS[3]!.cvc }) });
     const { sessionId } = await openSession(vault);
-    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard({ number: CARDS[4]!.number, cvc: CARDS[4]!.cvc }) })).status).toBe(201);
+    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard({ number: CARDS[4]!.number, cvc: CARDS[4]!.cvc }) })).status).toBe(
+      201,
+    );
     // Rejected inputs must not leak either (bad Luhn, wrong code length).
     await vault.call(MERCHANT, 'POST', '/tokens', { card: aCard({ number: CARDS[0]!.number.slice(0, -1) + '2', cvc: CARDS[0]!.cvc }) });
     await vault.call(MERCHANT, 'POST', '/tokens', { card: aCard({ number: CARDS[1]!.number, cvc: CARDS[0]!.cvc }) });
@@ -89,7 +98,9 @@ describe('no card data outside the encrypted fields (leak scan)', () => {
     await vault.call(MERCHANT, 'POST', `/internal/tokens/${ids[0]!}/detokenize`, { purpose: 'denied' });
     await vault.call(MERCHANT, 'DELETE', `/tokens/${ids[1]!}`);
     await vault.call(ADMIN, 'POST', '/admin/key-rotations', { to_version: 1 });
-    await waitFor(() => capture.values.some((v) => v.includes('checkout.session.completed')) && capture.values.filter((v) => v.includes('token.detokenized')).length >= 4);
+    await waitFor(
+      () => capture.values.some((v) => v.includes('checkout.session.completed')) && capture.values.filter((v) => v.includes('token.detokenized')).length >= 4,
+    );
     await capture.stop();
 
     const files = readdirSync(dir).filter((f) => f.includes('.db'));

@@ -80,13 +80,16 @@ describe('vault merchant token API', () => {
     expect((await vault.call(OTHER_MERCHANT, 'DELETE', `/tokens/${String(created.body.id)}`)).status).toBe(404);
   });
 
-  it("when a key of the other mode reads, lists, deletes or detokenizes a token, then it answers 404 and the token is untouched", async () => {
+  it('when a key of the other mode reads, lists, deletes or detokenizes a token, then it answers 404 and the token is untouched', async () => {
     const test = await vault.call(MERCHANT, 'POST', '/tokens', { card: aCard(), business_key: 'both-worlds' });
     const live = await vault.call(MERCHANT_LIVE, 'POST', '/tokens', { card: aCard(), business_key: 'both-worlds' });
     expect(test.body.livemode).toBe(false);
     expect(live.body.livemode).toBe(true);
 
-    for (const [caller, other] of [[MERCHANT_LIVE, test], [MERCHANT, live]] as const) {
+    for (const [caller, other] of [
+      [MERCHANT_LIVE, test],
+      [MERCHANT, live],
+    ] as const) {
       const id = String(other.body.id);
       expect((await vault.call(caller, 'GET', `/tokens/${id}`)).status).toBe(404);
       expect((await vault.call(caller, 'DELETE', `/tokens/${id}`)).status).toBe(404);

@@ -53,7 +53,12 @@ export const MERCHANT_LIVE: Caller = { ...MERCHANT, mode: 'live' };
 export const OTHER_MERCHANT: Caller = { merchantId: 'merchant_b', scopes: ['merchant', 'card_data'], mode: 'test' };
 /** Merchant a's documents in test mode, as the store reads them. */
 export const MERCHANT_SCOPE = { merchantId: 'merchant_a', mode: 'test' } as const;
-export const FORWARDER = (merchantId = MERCHANT.merchantId, mode: 'test' | 'live' = 'test'): Caller => ({ issuer: 'forwarder', merchantId, scopes: ['tokens:detokenize'], mode });
+export const FORWARDER = (merchantId = MERCHANT.merchantId, mode: 'test' | 'live' = 'test'): Caller => ({
+  issuer: 'forwarder',
+  merchantId,
+  scopes: ['tokens:detokenize'],
+  mode,
+});
 export const ADMIN: Caller = { merchantId: '__system__', scopes: ['admin'] };
 export const PUBLIC: Caller = { merchantId: '__public__', scopes: ['public'] };
 
@@ -107,7 +112,11 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
     clock,
     signerFor: (issuer) => signers[issuer]!,
     async call(caller, method, path, body, headers = {}) {
-      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', { merchantId: caller.merchantId, scopes: caller.scopes, ...(caller.mode ? { mode: caller.mode } : {}) });
+      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', {
+        merchantId: caller.merchantId,
+        scopes: caller.scopes,
+        ...(caller.mode ? { mode: caller.mode } : {}),
+      });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -133,7 +142,11 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
 }
 
 /** Subscribes to topics and keeps every message value (for event assertions and the leak scan). */
-export async function captureTopics(bus: Bus, topics: string[], group = `capture-${newId()}`): Promise<{ values: string[]; events: () => Record<string, unknown>[]; stop: () => Promise<void> }> {
+export async function captureTopics(
+  bus: Bus,
+  topics: string[],
+  group = `capture-${newId()}`,
+): Promise<{ values: string[]; events: () => Record<string, unknown>[]; stop: () => Promise<void> }> {
   const values: string[] = [];
   await bus.ensureTopics(topics);
   const subscription = await bus.subscribe({

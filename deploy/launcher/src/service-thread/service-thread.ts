@@ -4,8 +4,19 @@ import { Worker } from 'node:worker_threads';
 import type { IdempotencyKeys, RuntimeParts, ServiceName } from '@vaultline/runtime';
 
 /** Everything a service thread builds its service from (structured-cloned into the worker). */
-export interface ServiceThreadConfig
-  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'storeUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
+export interface ServiceThreadConfig extends Pick<
+  RuntimeParts,
+  | 'service'
+  | 'storeUrl'
+  | 'storeOptions'
+  | 'busUnhealthyAfterMs'
+  | 'storeUnhealthyAfterMs'
+  | 'logLevel'
+  | 'privateKeyPem'
+  | 'trustedPublicKeys'
+  | 'serviceUrls'
+  | 'publicBaseUrl'
+> {
   /** The Idempotency-Key settings, loaded by the main thread (a key is copied into the thread, a loader could not be). */
   idempotency: IdempotencyKeys;
   /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */

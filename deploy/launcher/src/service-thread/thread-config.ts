@@ -23,7 +23,10 @@ const threadConfigSchema = z.object({
       if (names.length === 1 && names[0] === 'none') return [];
       const unknown = names.filter((name) => !(THREADABLE_SERVICES as readonly string[]).includes(name));
       if (unknown.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `cannot run ${unknown.join(', ')} on a thread of its own; choose from ${THREADABLE_SERVICES.join(', ')} or none` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `cannot run ${unknown.join(', ')} on a thread of its own; choose from ${THREADABLE_SERVICES.join(', ')} or none`,
+        });
         return z.NEVER;
       }
       return names as ServiceName[];

@@ -98,7 +98,9 @@ export interface KafkaBusOptions extends KafkaNaming {
 export class MissingTopicsError extends Error {
   override readonly name = 'MissingTopicsError';
   constructor(readonly topics: string[]) {
-    super(`Kafka topics missing: ${topics.join(', ')} (KAFKA_CREATE_TOPICS=false: create them as deploy/kafka/topics.yaml says, or let the services create them)`);
+    super(
+      `Kafka topics missing: ${topics.join(', ')} (KAFKA_CREATE_TOPICS=false: create them as deploy/kafka/topics.yaml says, or let the services create them)`,
+    );
   }
 }
 
@@ -394,7 +396,11 @@ export class KafkaBus implements Bus {
         await admin.createTopics({
           waitForLeaders: true,
           topics: missing.map((topic) => {
-            const spec = fitToCluster(topicSpecOf(topic), this.options.replicationFactor ?? brokers.length, isDeadLetterTopic(topic) ? undefined : this.options.partitions);
+            const spec = fitToCluster(
+              topicSpecOf(topic),
+              this.options.replicationFactor ?? brokers.length,
+              isDeadLetterTopic(topic) ? undefined : this.options.partitions,
+            );
             return {
               topic: this.topicName(topic),
               numPartitions: spec.partitions,
@@ -441,7 +447,10 @@ export class KafkaBus implements Bus {
       const broken = this.producer;
       this.producer = undefined;
       this.replacedProducers++;
-      this.logger.warn({ error: describeKafkaError(error), replaced_total: this.replacedProducers }, `kafka producer replaced after ${fatal}: the outbox sends the batch again with a new one`);
+      this.logger.warn(
+        { error: describeKafkaError(error), replaced_total: this.replacedProducers },
+        `kafka producer replaced after ${fatal}: the outbox sends the batch again with a new one`,
+      );
       await broken.disconnect().catch(() => undefined);
       return;
     }
@@ -538,7 +547,12 @@ export class KafkaBus implements Bus {
 
   private async eachMessage(member: Member, { topic, message, heartbeat }: EachMessagePayload): Promise<void> {
     const outcome = await deliverWithRetry({
-      message: { topic: topic.slice(this.topicPrefix.length), key: message.key?.toString('utf8') ?? '', value: message.value?.toString('utf8') ?? '', headers: headersToStrings(message.headers) },
+      message: {
+        topic: topic.slice(this.topicPrefix.length),
+        key: message.key?.toString('utf8') ?? '',
+        value: message.value?.toString('utf8') ?? '',
+        headers: headersToStrings(message.headers),
+      },
       group: member.group,
       handler: member.handler,
       policy: member.policy,
@@ -571,7 +585,10 @@ export class KafkaBus implements Bus {
     const delay = (this.options.restartDelayMs ?? defaultRestartDelayMs)(member.crashes);
     // While no broker answers that is expected (and said once by "kafka unreachable"); otherwise it is news.
     const level = isBrokerUnreachable(error) ? 'warn' : 'error';
-    this.logger[level]({ group: member.group, topics: member.topics, error: describeKafkaError(error), restart_in_ms: delay }, 'kafka consumer stopped and kafkajs will not restart it; the bus starts it again');
+    this.logger[level](
+      { group: member.group, topics: member.topics, error: describeKafkaError(error), restart_in_ms: delay },
+      'kafka consumer stopped and kafkajs will not restart it; the bus starts it again',
+    );
     clearTimeout(member.restartTimer);
     member.restartTimer = setTimeout(() => void this.restart(member), delay);
     member.restartTimer.unref();
@@ -635,7 +652,10 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
  * attempt while no broker answers (several a second during an outage; the bus logs "kafka unreachable" once
  * and "kafka answers again", and each consumer's crash at warn).
  */
-const SAID_BY_THE_BUS = [/^Limiting retries for the idempotent producer may invalidate EoS guarantees$/, /Connection error|Connection timeout|ECONNREFUSED|Restarting the consumer in/];
+const SAID_BY_THE_BUS = [
+  /^Limiting retries for the idempotent producer may invalidate EoS guarantees$/,
+  /Connection error|Connection timeout|ECONNREFUSED|Restarting the consumer in/,
+];
 
 function forwardLog(logger: Logger, entry: LogEntry): void {
   const { message, ...extra } = entry.log;

@@ -18,7 +18,14 @@ function* causeChain(error: unknown): Generator<KafkaishError> {
  * or producer id no longer agree with the broker's, and kafkajs keeps sending with them. Only a new producer
  * (a new producer id, sequences from 0) gets through.
  */
-const FATAL_PRODUCER_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'DUPLICATE_SEQUENCE_NUMBER', 'INVALID_PRODUCER_EPOCH', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_ID_MAPPING', 'PRODUCER_FENCED']);
+const FATAL_PRODUCER_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'DUPLICATE_SEQUENCE_NUMBER',
+  'INVALID_PRODUCER_EPOCH',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'PRODUCER_FENCED',
+]);
 
 /** The protocol error type that makes this producer unusable, or undefined. */
 export function fatalProducerError(error: unknown): string | undefined {
@@ -34,7 +41,14 @@ export class KafkaTimeoutError extends Error {
   }
 }
 
-const UNREACHABLE = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound', 'KafkaJSNumberOfRetriesExceeded', 'KafkaTimeoutError']);
+const UNREACHABLE = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSNumberOfRetriesExceeded',
+  'KafkaTimeoutError',
+]);
 
 /** Whether the error says no broker answered (as opposed to a broker that answered no). */
 export function isBrokerUnreachable(error: unknown): boolean {

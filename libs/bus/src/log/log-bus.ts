@@ -69,7 +69,8 @@ export class LogBus implements Bus {
     this.stopHearingAppends = options.wakeSource?.onAppend((appended) => {
       const consumed = appended.filter(({ record }) => this.hasRunnersOf(record.message.topic));
       if (consumed.length === 0) return;
-      for (const { partition, record } of consumed) this.appendedElsewhere.set(`${record.message.topic}\u0000${partition}`, { topic: record.message.topic, partition });
+      for (const { partition, record } of consumed)
+        this.appendedElsewhere.set(`${record.message.topic}\u0000${partition}`, { topic: record.message.topic, partition });
       if (!this.elsewhereWake) {
         this.elsewhereWake = setTimeout(() => this.wakeForElsewhere(), options.crossThreadWakeDelayMs ?? CROSS_THREAD_WAKE_DELAY_MS);
         this.elsewhereWake.unref();

@@ -125,7 +125,10 @@ async function applyOnce(store: DocumentStore, group: string, event: EventEnvelo
 }
 
 function parentContextOf(delivery: Delivery, event: EventEnvelope): Context {
-  const carrier: Record<string, string> = { ...(event.trace?.traceparent ? { traceparent: event.trace.traceparent } : {}), ...(event.trace?.tracestate ? { tracestate: event.trace.tracestate } : {}) };
+  const carrier: Record<string, string> = {
+    ...(event.trace?.traceparent ? { traceparent: event.trace.traceparent } : {}),
+    ...(event.trace?.tracestate ? { tracestate: event.trace.tracestate } : {}),
+  };
   // Headers win over the envelope copy (a transport may rewrite them, e.g. a tracing proxy).
   if (delivery.headers.traceparent) {
     carrier.traceparent = delivery.headers.traceparent;

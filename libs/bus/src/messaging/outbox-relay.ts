@@ -1,6 +1,14 @@
 import { hostname } from 'node:os';
 import type { Logger } from '@vaultline/logger';
-import { LeaseLostError, SYSTEM_SCOPE, type DocumentStore, type Fence, type OutboxMessage, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
+import {
+  LeaseLostError,
+  SYSTEM_SCOPE,
+  type DocumentStore,
+  type Fence,
+  type OutboxMessage,
+  type PendingOutboxMessage,
+  type StoredDocument,
+} from '@vaultline/store';
 import type { Bus } from '../bus.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
 import { newId, sleepEndingOnAbort } from '@vaultline/core';
@@ -135,9 +143,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return fence;
   }
   // Renewed on a timer as well as by the loop: a batch the bus takes long to accept must not cost the lease.
-  const renewal = setInterval(() => {
-    if (fence && !stopped) void holdLease(true).catch((error: unknown) => logger.warn({ error: describeError(error) }, 'outbox relay could not renew its lease'));
-  }, Math.max(10, Math.floor(leaseTtlMs / 3)));
+  const renewal = setInterval(
+    () => {
+      if (fence && !stopped)
+        void holdLease(true).catch((error: unknown) => logger.warn({ error: describeError(error) }, 'outbox relay could not renew its lease'));
+    },
+    Math.max(10, Math.floor(leaseTtlMs / 3)),
+  );
   renewal.unref();
 
   async function park(item: PendingOutboxMessage, error: unknown, attempts: number, held: Fence): Promise<void> {
@@ -155,7 +167,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     await store.outbox.remove([item.position], held);
     parked++;
     parkedMetric?.inc({ group: 'outbox', topic: item.message.topic });
-    logger.error({ topic: item.message.topic, key: item.message.key, attempts, error: description, parked_total: parked }, `outbox message parked in ${PARKED_OUTBOX_COLLECTION}: the bus keeps refusing it`);
+    logger.error(
+      { topic: item.message.topic, key: item.message.key, attempts, error: description, parked_total: parked },
+      `outbox message parked in ${PARKED_OUTBOX_COLLECTION}: the bus keeps refusing it`,
+    );
   }
 
   async function run(): Promise<void> {

@@ -17,8 +17,11 @@ export function observedBus(bus: Bus, metrics: ServiceMetrics): Bus {
   const failures = metrics.counter(METRIC.busHandlerFailures, 'Bus handler attempts that threw (every retry counts).', labels);
   const deadLetters = metrics.counter(METRIC.busDeadLetters, DEAD_LETTERS_HELP, labels);
   const subscriptions = new Set<{ group: string; topics: string[] }>();
-  metrics.gauge(METRIC.busConsumerLag, 'Bus messages appended and not yet committed by the group (log bus, Redis Streams, Kafka admin offsets).', labels, async () =>
-    (await bus.consumerLag([...subscriptions])).map(({ group, topic, lag }: ConsumerLag) => ({ labels: { group, topic }, value: lag })),
+  metrics.gauge(
+    METRIC.busConsumerLag,
+    'Bus messages appended and not yet committed by the group (log bus, Redis Streams, Kafka admin offsets).',
+    labels,
+    async () => (await bus.consumerLag([...subscriptions])).map(({ group, topic, lag }: ConsumerLag) => ({ labels: { group, topic }, value: lag })),
   );
 
   return {

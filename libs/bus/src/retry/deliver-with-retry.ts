@@ -113,11 +113,7 @@ async function backOff(ms: number, input: DeliverWithRetryInput): Promise<void> 
 }
 
 export function describeError(error: unknown): string {
-  const text = isAppError(error)
-    ? `${error.code}: ${error.message}`
-    : error instanceof Error
-      ? `${error.name}: ${error.message}`
-      : String(error);
+  const text = isAppError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const masked = maskPans(text);
   return masked.length > MAX_ERROR_HEADER_LENGTH ? `${masked.slice(0, MAX_ERROR_HEADER_LENGTH - 1)}…` : masked;
 }

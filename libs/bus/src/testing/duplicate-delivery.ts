@@ -100,7 +100,10 @@ export async function endStateOf(store: DocumentStore, collections: string[], op
     state[name] = documents.map(normalize).sort();
   }
   const own = new Set(given.map((m) => m.value));
-  state['published'] = (options.published ?? []).filter((m) => !own.has(m.value)).map((m) => normalize({ topic: m.topic, key: m.key, value: JSON.parse(m.value) as unknown })).sort();
+  state['published'] = (options.published ?? [])
+    .filter((m) => !own.has(m.value))
+    .map((m) => normalize({ topic: m.topic, key: m.key, value: JSON.parse(m.value) as unknown }))
+    .sort();
   return state;
 }
 

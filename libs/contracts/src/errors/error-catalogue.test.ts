@@ -10,7 +10,8 @@ describe('the error catalogue', () => {
     const thrown = thrownErrorCodes(['libs', 'services', 'deploy/launcher/src'].map((folder) => join(repository, folder)));
     expect(thrown.size).toBeGreaterThan(100);
     // A code built from a template (`destination_not_allowed_in_*_mode`) needs at least one entry of its shape.
-    const catalogued = (code: string) => (code.includes('*') ? [...ERROR_CATALOGUE.keys()].some((entry) => patternOf(code).test(entry)) : ERROR_CATALOGUE.has(code));
+    const catalogued = (code: string) =>
+      code.includes('*') ? [...ERROR_CATALOGUE.keys()].some((entry) => patternOf(code).test(entry)) : ERROR_CATALOGUE.has(code);
     const missing = [...thrown.keys()].filter((code) => !catalogued(code)).map((code) => `${code} (${thrown.get(code)![0]!.replace(repository, '')})`);
     expect(missing).toEqual([]);
   });
@@ -19,7 +20,10 @@ describe('the error catalogue', () => {
     const codes = ERROR_GROUPS.flatMap((group) => Object.keys(group.entries));
     expect(new Set(codes).size).toBe(codes.length);
     for (const [code, entry] of ERROR_CATALOGUE) {
-      expect({ code, ok: /^[a-z0-9]+(_[a-z0-9]+)*$/.test(code) && entry.status >= 400 && entry.status < 600 && entry.meaning.length > 10 && entry.action.length > 5 }).toEqual({ code, ok: true });
+      expect({
+        code,
+        ok: /^[a-z0-9]+(_[a-z0-9]+)*$/.test(code) && entry.status >= 400 && entry.status < 600 && entry.meaning.length > 10 && entry.action.length > 5,
+      }).toEqual({ code, ok: true });
     }
   });
 });

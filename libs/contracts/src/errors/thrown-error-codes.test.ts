@@ -26,7 +26,18 @@ describe('thrownErrorCodes', () => {
     );
     writeFileSync(join(root, 'src', 'errors.test.ts'), `new AppError('only_in_a_test', 400, 'x');`);
     const codes = [...thrownErrorCodes([root]).keys()];
-    for (const code of ['refused_here', 'widget_not_found', 'direct_code', 'field_code', 'passed_through', 'gadget_not_found', 'via_helper', 'from_zod', 'validation_failed', 'refused_in_*_mode']) {
+    for (const code of [
+      'refused_here',
+      'widget_not_found',
+      'direct_code',
+      'field_code',
+      'passed_through',
+      'gadget_not_found',
+      'via_helper',
+      'from_zod',
+      'validation_failed',
+      'refused_in_*_mode',
+    ]) {
       expect({ code, found: codes.includes(code) }).toEqual({ code, found: true });
     }
     expect(codes).not.toContain('only_in_a_test');

@@ -66,7 +66,8 @@ export function thrownErrorCodes(roots: string[]): Map<string, string[]> {
         const constructed = codeOf(argument);
         if (constructed) add(constructed, where(node));
         const resource = node.arguments?.[0];
-        if (name === 'NotFoundError' && node.arguments?.length === 1 && resource && ts.isStringLiteralLike(resource)) add(`${resource.text}_not_found`, where(node));
+        if (name === 'NotFoundError' && node.arguments?.length === 1 && resource && ts.isStringLiteralLike(resource))
+          add(`${resource.text}_not_found`, where(node));
       }
       if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword) {
         const owner = enclosingClass(node);
@@ -75,12 +76,14 @@ export function thrownErrorCodes(roots: string[]): Map<string, string[]> {
         const passed = codeOf(argument);
         if (passed) add(passed, where(node));
         const resource = node.arguments[0];
-        if (owner?.name && parents.get(owner.name.text) === 'NotFoundError' && node.arguments.length === 1 && resource && ts.isStringLiteralLike(resource)) add(`${resource.text}_not_found`, where(node));
+        if (owner?.name && parents.get(owner.name.text) === 'NotFoundError' && node.arguments.length === 1 && resource && ts.isStringLiteralLike(resource))
+          add(`${resource.text}_not_found`, where(node));
       }
       // zod: `params: { code: 'x' }` on a refinement or a custom issue (parseInput answers 422 with it).
       if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'params' && ts.isObjectLiteralExpression(node.initializer)) {
         for (const property of node.initializer.properties) {
-          if (ts.isPropertyAssignment(property) && property.name.getText(source) === 'code' && ts.isStringLiteralLike(property.initializer)) add(property.initializer.text, where(property));
+          if (ts.isPropertyAssignment(property) && property.name.getText(source) === 'code' && ts.isStringLiteralLike(property.initializer))
+            add(property.initializer.text, where(property));
         }
       }
     });
@@ -113,7 +116,8 @@ function codeParameterOfHelpers(source: ts.SourceFile): Map<string, number> {
   };
   visit(source, (node) => {
     if (ts.isFunctionDeclaration(node) && node.name) note(node.name, node.parameters);
-    if (ts.isVariableDeclaration(node) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) note(node.name, node.initializer.parameters);
+    if (ts.isVariableDeclaration(node) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)))
+      note(node.name, node.initializer.parameters);
     if (ts.isParameter(node) && node.type && ts.isFunctionTypeNode(node.type)) note(node.name, node.type.parameters);
   });
   return helpers;

@@ -52,7 +52,7 @@ export const tokenDetokenizedV1 = defineEvent({
   type: 'token.detokenized',
   version: 1,
   topic: topics.detokenizations,
-  description: 'An internal caller received a token\'s card data (ids and purpose only).',
+  description: "An internal caller received a token's card data (ids and purpose only).",
   schema: z.object({ token_id: id, caller: z.string(), purpose: z.string(), audit_id: id }),
   keyOf: (data) => data.token_id,
 });
@@ -364,7 +364,8 @@ export const paymentActionRequiredV1 = defineEvent({
   type: 'payment.action_required',
   version: 1,
   topic: topics.payments,
-  description: 'The consumer must authenticate (3-D Secure): the hosted page takes them to their bank; the payment stays processing until they are back or the session expires.',
+  description:
+    'The consumer must authenticate (3-D Secure): the hosted page takes them to their bank; the payment stays processing until they are back or the session expires.',
   schema: paymentData.extend({ action: consumerActionSchema }),
   keyOf: (data) => data.payment_id,
 });
@@ -409,8 +410,11 @@ const refundEvent = <T extends string>(type: T, description: string) =>
   defineEvent({ type, version: 1, topic: topics.refunds, description, schema: refundData, keyOf: (data) => data.refund_id });
 
 export const refundCreatedV1 = refundEvent('refund.created', 'A refund of a captured payment was created and sent to the processor (pending).');
-export const refundSucceededV1 = refundEvent('refund.succeeded', 'The processor confirmed the refund; the payment\'s amount.refunded includes it.');
-export const refundFailedV1 = refundEvent('refund.failed', 'The processor refused or reversed the refund; failure_reason says why, and its amount is refundable again.');
+export const refundSucceededV1 = refundEvent('refund.succeeded', "The processor confirmed the refund; the payment's amount.refunded includes it.");
+export const refundFailedV1 = refundEvent(
+  'refund.failed',
+  'The processor refused or reversed the refund; failure_reason says why, and its amount is refundable again.',
+);
 
 const disputeData = z.object({
   dispute_id: id,
@@ -437,9 +441,12 @@ const disputeEvent = <T extends string>(type: T, description: string) =>
 export const disputeCreatedV1 = disputeEvent('dispute.created', 'A processor reported a chargeback (or an inquiry) on a payment: a dispute was opened.');
 export const disputeUpdatedV1 = disputeEvent(
   'dispute.updated',
-  'A dispute moved: to needs_response or under_review (a new stage, an inquiry become a chargeback, or the merchant\'s evidence submitted), or accepted by the merchant (lost; dispute.closed follows).',
+  "A dispute moved: to needs_response or under_review (a new stage, an inquiry become a chargeback, or the merchant's evidence submitted), or accepted by the merchant (lost; dispute.closed follows).",
 );
-export const disputeClosedV1 = disputeEvent('dispute.closed', 'A dispute was decided: status won or lost (a later stage, such as a second chargeback, may open it again).');
+export const disputeClosedV1 = disputeEvent(
+  'dispute.closed',
+  'A dispute was decided: status won or lost (a later stage, such as a second chargeback, may open it again).',
+);
 
 const earlyFraudWarningData = z.object({
   early_fraud_warning_id: id,
@@ -460,9 +467,14 @@ const earlyFraudWarningEvent = <T extends string>(type: T, description: string) 
 
 export const earlyFraudWarningCreatedV1 = earlyFraudWarningEvent(
   'early_fraud_warning.created',
-  prose('An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.'),
+  prose(
+    "An issuer reported a payment as fraudulent (Stripe's early fraud warning, Adyen's NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.",
+  ),
 );
-export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent('early_fraud_warning.updated', 'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.');
+export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent(
+  'early_fraud_warning.updated',
+  'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.',
+);
 
 /** Every event contract, by type. Consumers validate against it. */
 export const eventCatalog = {

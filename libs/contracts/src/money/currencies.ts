@@ -18,7 +18,14 @@ const EXPONENT_2 =
 /** Every code with its exponent, in alphabetical order (the SDK's generated table is written from this). */
 export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = Object.freeze(
   Object.fromEntries(
-    ([[EXPONENT_0, 0], [EXPONENT_2, 2], [EXPONENT_3, 3], [EXPONENT_4, 4]] as const)
+    (
+      [
+        [EXPONENT_0, 0],
+        [EXPONENT_2, 2],
+        [EXPONENT_3, 3],
+        [EXPONENT_4, 4],
+      ] as const
+    )
       .flatMap(([list, exponent]) => list.split(' ').map((code) => [code, exponent] as const))
       .sort(([a], [b]) => a.localeCompare(b)),
   ),

@@ -32,7 +32,11 @@ interface Parameter {
 export type SampleAudience = 'merchant' | 'admin';
 
 /** Adds `x-codeSamples` to every operation of `paths` (in place). `components` resolves the parameters' $refs. */
-export function addCodeSamples(paths: Record<string, Record<string, JsonObject>>, components: { parameters: Record<string, JsonObject> }, options: { serverUrl: string; audience: SampleAudience }): void {
+export function addCodeSamples(
+  paths: Record<string, Record<string, JsonObject>>,
+  components: { parameters: Record<string, JsonObject> },
+  options: { serverUrl: string; audience: SampleAudience },
+): void {
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const operation = item[method];
@@ -42,7 +46,13 @@ export function addCodeSamples(paths: Record<string, Record<string, JsonObject>>
   }
 }
 
-export function codeSamplesOf(path: string, method: Method, operation: JsonObject, components: { parameters: Record<string, JsonObject> }, options: { serverUrl: string; audience: SampleAudience }): CodeSample[] {
+export function codeSamplesOf(
+  path: string,
+  method: Method,
+  operation: JsonObject,
+  components: { parameters: Record<string, JsonObject> },
+  options: { serverUrl: string; audience: SampleAudience },
+): CodeSample[] {
   const parameters = ((operation.parameters as JsonObject[] | undefined) ?? []).map((p) => resolve(p, components) as unknown as Parameter);
   const values = (where: Parameter['in'], all: boolean) =>
     Object.fromEntries(parameters.filter((p) => p.in === where && (all || p.required)).map((p) => [p.name, sampleValue(p)] as const));
@@ -53,7 +63,14 @@ export function codeSamplesOf(path: string, method: Method, operation: JsonObjec
   const body = requestExample(operation);
   const keyed = isKeyed(operation, options.audience);
   return [
-    { lang: 'Shell', label: 'curl', source: curlSample({ path, method, pathValues, query, headers, body, keyed, hasIdempotencyKey: parameters.some((p) => p.name === 'Idempotency-Key') }, options) },
+    {
+      lang: 'Shell',
+      label: 'curl',
+      source: curlSample(
+        { path, method, pathValues, query, headers, body, keyed, hasIdempotencyKey: parameters.some((p) => p.name === 'Idempotency-Key') },
+        options,
+      ),
+    },
     { lang: 'TypeScript', label: 'Node.js', source: nodeSample({ path, method, pathValues, query, headers, body }, options) },
   ];
 }
@@ -115,7 +132,9 @@ function literal(value: unknown, depth: number): string {
 
 function resolve(value: JsonObject, components: { parameters: Record<string, JsonObject> }): JsonObject {
   const ref = value.$ref;
-  return typeof ref === 'string' && ref.startsWith('#/components/parameters/') ? (components.parameters[ref.slice('#/components/parameters/'.length)] ?? value) : value;
+  return typeof ref === 'string' && ref.startsWith('#/components/parameters/')
+    ? (components.parameters[ref.slice('#/components/parameters/'.length)] ?? value)
+    : value;
 }
 
 function sampleValue(parameter: Parameter): unknown {

@@ -2,7 +2,14 @@ import { buildOpenApiDocument } from './document';
 import { validateAgainstOpenApi } from './validate-response';
 import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 
-const problem = { type: 'https://vaultline.internal/docs/errors#merchant_not_found', title: 'Not Found', status: 404, detail: 'No such merchant.', code: 'merchant_not_found', request_id: 'r1' };
+const problem = {
+  type: 'https://vaultline.internal/docs/errors#merchant_not_found',
+  title: 'Not Found',
+  status: 404,
+  detail: 'No such merchant.',
+  code: 'merchant_not_found',
+  request_id: 'r1',
+};
 
 describe('the OpenAPI document', () => {
   it('when built, then it is OpenAPI 3.1 and every documented response schema compiles with its refs resolved', () => {
@@ -66,7 +73,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('when no server URL is given, then the server is the deployment\'s PUBLIC_BASE_URL as a variable, not localhost', () => {
+  it("when no server URL is given, then the server is the deployment's PUBLIC_BASE_URL as a variable, not localhost", () => {
     expect(JSON.stringify(buildOpenApiDocument().servers)).not.toContain('localhost');
     expect((buildOpenApiDocument().servers as Array<{ url: string }>)[0]!.url).toBe('{public_base_url}');
   });

@@ -36,7 +36,7 @@ const INFO: Record<OpenApiAudience, JsonObject> = {
   admin: {
     title: 'Vaultline admin API',
     description:
-      'The operators\' API: merchants, their API keys, operators, the admin audit and forwarding destinations. Every request carries ' +
+      "The operators' API: merchants, their API keys, operators, the admin audit and forwarding destinations. Every request carries " +
       '`X-Admin-Key` (`ADMIN_API_KEY` is the operator `bootstrap`); every request is audited; without `ADMIN_API_KEY` the admin API answers 404. ' +
       'The merchant API is in the [API reference](/docs).',
   },
@@ -83,7 +83,11 @@ export function buildOpenApiDocument(options: BuildOpenApiOptions = {}): JsonObj
   };
 }
 
-function mergeFragments(fragments: OpenApiFragment[]): { paths: Record<string, Record<string, JsonObject>>; components: Components; tags: { name: string; description?: string }[] } {
+function mergeFragments(fragments: OpenApiFragment[]): {
+  paths: Record<string, Record<string, JsonObject>>;
+  components: Components;
+  tags: { name: string; description?: string }[];
+} {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const components: Components = { schemas: {}, parameters: {}, responses: {}, securitySchemes: {} };
   const tags: { name: string; description?: string }[] = [];

@@ -1,6 +1,7 @@
 import { problemResponse, type JsonObject } from './openapi-fragment';
 
-const IN_USE = 'idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed.';
+const IN_USE =
+  'idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed.';
 const REUSED = 'idempotency_key_reused (field Idempotency-Key): the key was used with a different request.';
 const INVALID = 'invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII.';
 const REPLAYED_HEADER: JsonObject = {
@@ -19,12 +20,17 @@ export function declareIdempotencyKey(paths: Record<string, Record<string, JsonO
     if (!operation || !isMerchantOperation(operation)) continue;
     const own = { ...(operation.responses as Record<string, JsonObject>) };
     for (const [status, response] of Object.entries(own)) {
-      if (status.startsWith('2') && !('$ref' in response)) own[status] = { ...response, headers: { ...(response.headers as JsonObject | undefined), 'Idempotent-Replayed': REPLAYED_HEADER } };
+      if (status.startsWith('2') && !('$ref' in response))
+        own[status] = { ...response, headers: { ...(response.headers as JsonObject | undefined), 'Idempotent-Replayed': REPLAYED_HEADER } };
     }
     own['400'] = withCodes(own['400'], INVALID, responses);
     own['409'] = withCodes(own['409'], IN_USE, responses);
     own['422'] = withCodes(own['422'], REUSED, responses);
-    item.post = { ...operation, parameters: [...((operation.parameters as JsonObject[] | undefined) ?? []), { $ref: '#/components/parameters/IdempotencyKey' }], responses: own };
+    item.post = {
+      ...operation,
+      parameters: [...((operation.parameters as JsonObject[] | undefined) ?? []), { $ref: '#/components/parameters/IdempotencyKey' }],
+      responses: own,
+    };
   }
 }
 

@@ -81,7 +81,10 @@ export const pageParameters: JsonObject[] = [
 ];
 
 /** `livemode` of a merchant object: true when `what` live mode (a live key's), false in test mode. */
-export const livemodeProperty = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });
+export const livemodeProperty = (what: string): JsonObject => ({
+  type: 'boolean',
+  description: `true when ${what} live mode (a live key's), false in test mode.`,
+});
 
 /**
  * An amount a merchant sends: minor units of the currency by its ISO 4217 exponent, at most twelve digits.
@@ -101,6 +104,6 @@ export const requestAmount = (what: string): JsonObject => ({
 /** The refusals of an amount, for the 422 descriptions of the routes that take one. */
 export const AMOUNT_REFUSALS = prose(
   'amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` ' +
-  'names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, ' +
-  'below Stripe\'s minimum charge, more than eight digits of Stripe\'s units or nine of Checkout.com\'s)',
+    'names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, ' +
+    "below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's)",
 );

@@ -8,7 +8,10 @@ const FOLDERS = join(__dirname, '../../../../services/payment-orchestrator/src/p
 describe('the processor destination catalog and its one matcher', () => {
   it.each([
     ['https://checkout-test.adyen.com/v69/payments', 'https://checkout-test.adyen.com/v69/payments'],
-    ['https://*-checkout-live.adyenpayments.com/checkout/v69/payments', 'https://1797a841fbb37ca7-adyendemo-checkout-live.adyenpayments.com/checkout/v69/payments'],
+    [
+      'https://*-checkout-live.adyenpayments.com/checkout/v69/payments',
+      'https://1797a841fbb37ca7-adyendemo-checkout-live.adyenpayments.com/checkout/v69/payments',
+    ],
     ['https://*.api.checkout.com/payments/{id}/captures', 'https://pk123.api.checkout.com/payments/pay_abc123/captures'],
     ['https://api.stripe.com/v1/payment_intents/{intent}/capture', 'https://api.stripe.com/v1/payment_intents/pi_3MtwBwLkdIwHu7ix28a3tqPa/capture'],
   ])('when %s is the pattern, then %s matches', (pattern, url) => {
@@ -32,7 +35,9 @@ describe('the processor destination catalog and its one matcher', () => {
     for (const processor of new Set(PROCESSOR_DESTINATIONS.map((entry) => entry.processor))) {
       expect(PROCESSOR_DESTINATIONS.some((entry) => entry.processor === processor && entry.purpose === 'payments')).toBe(true);
     }
-    expect(PROCESSOR_DESTINATIONS.filter((entry) => entry.card !== null).every((entry) => entry.purpose === 'payments' || entry.purpose === 'payment_methods')).toBe(true);
+    expect(
+      PROCESSOR_DESTINATIONS.filter((entry) => entry.card !== null).every((entry) => entry.purpose === 'payments' || entry.purpose === 'payment_methods'),
+    ).toBe(true);
   });
 
   it('when an operator lists a stand-in path without card fields, then the fields are those of the catalog entry its path ends with', () => {
@@ -42,8 +47,10 @@ describe('the processor destination catalog and its one matcher', () => {
     expect(cardFieldsForPath('/v1/refunds')).toBeNull();
   });
 
-  it('when the catalog is read, then it holds every processor folder\'s manifest.json as it is written there, each valid, with destination names unique', () => {
-    const folders = readdirSync(FOLDERS, { withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(FOLDERS, entry.name)).includes('manifest.json'));
+  it("when the catalog is read, then it holds every processor folder's manifest.json as it is written there, each valid, with destination names unique", () => {
+    const folders = readdirSync(FOLDERS, { withFileTypes: true }).filter(
+      (entry) => entry.isDirectory() && readdirSync(join(FOLDERS, entry.name)).includes('manifest.json'),
+    );
     const written = folders.map((entry) => processorManifest(JSON.parse(readFileSync(join(FOLDERS, entry.name, 'manifest.json'), 'utf8'))));
     expect(PROCESSOR_MANIFESTS).toEqual(written);
     const names = PROCESSOR_DESTINATIONS.map((entry) => entry.name);
@@ -52,7 +59,9 @@ describe('the processor destination catalog and its one matcher', () => {
 
   it('when a manifest names a secret field it does not have, or a host of an API it does not describe, then loading it fails naming the field', () => {
     const [first] = PROCESSOR_MANIFESTS.filter((manifest) => manifest.hosts.length > 0);
-    expect(() => processorManifest({ ...first, credentials: { ...first!.credentials, secret_field: 'nope' } })).toThrow(/credentials\.secret_field: nope is not one of its credentials/);
+    expect(() => processorManifest({ ...first, credentials: { ...first!.credentials, secret_field: 'nope' } })).toThrow(
+      /credentials\.secret_field: nope is not one of its credentials/,
+    );
     expect(() => processorManifest({ ...first, hosts: [{ ...first!.hosts[0], api: 'nope' }] })).toThrow(/hosts\.0\.api: no API nope/);
   });
 });

@@ -101,7 +101,10 @@ export function pathMatches(pattern: string, path: string): boolean {
   if (!pattern.includes('{')) return pattern === path;
   const expected = pattern.split('/');
   const actual = path.split('/');
-  return expected.length === actual.length && expected.every((segment, i) => (/^\{[A-Za-z_]+\}$/.test(segment) ? ID_SEGMENT.test(actual[i]!) : segment === actual[i]));
+  return (
+    expected.length === actual.length &&
+    expected.every((segment, i) => (/^\{[A-Za-z_]+\}$/.test(segment) ? ID_SEGMENT.test(actual[i]!) : segment === actual[i]))
+  );
 }
 
 /** Whether a parsed URL is one the pattern allows. The caller parses strictly first (the forwarder's parseDestination). */

@@ -79,7 +79,16 @@ const manifestSchema = z
     /** How people write its name (error details, docs, the dashboard). */
     display_name: z.string().min(1),
     /** Every host it is reached on: a name (the forwarder's rule name), the key mode it serves, its base URL (a pattern), the API it serves. */
-    hosts: z.array(z.object({ name: z.string().min(1), mode: z.enum(['test', 'live', 'any']), base_url: z.string().regex(/^https:\/\/[^/?#]+(\/[^?#]*[^/?#])?$/), api: z.string().min(1) }).strict()),
+    hosts: z.array(
+      z
+        .object({
+          name: z.string().min(1),
+          mode: z.enum(['test', 'live', 'any']),
+          base_url: z.string().regex(/^https:\/\/[^/?#]+(\/[^?#]*[^/?#])?$/),
+          api: z.string().min(1),
+        })
+        .strict(),
+    ),
     /** Per API: the paths it serves, by purpose (`{name}` stands for one id segment). */
     apis: z.record(z.string().min(1), z.partialRecord(z.enum(DESTINATION_PURPOSES), z.array(z.string().regex(/^\/[^?#]*$/)).min(1))),
     /** The card fields of the purposes that take card data. */
@@ -100,7 +109,11 @@ const manifestSchema = z
   .superRefine((manifest, context) => {
     const names = manifest.credentials.fields.map((field) => field.name);
     if (manifest.credentials.secret_field !== null && !names.includes(manifest.credentials.secret_field)) {
-      context.addIssue({ code: 'custom', path: ['credentials', 'secret_field'], message: `${manifest.credentials.secret_field} is not one of its credentials` });
+      context.addIssue({
+        code: 'custom',
+        path: ['credentials', 'secret_field'],
+        message: `${manifest.credentials.secret_field} is not one of its credentials`,
+      });
     }
     for (const [i, host] of manifest.hosts.entries()) {
       if (!manifest.apis[host.api]) context.addIssue({ code: 'custom', path: ['hosts', i, 'api'], message: `no API ${host.api}` });

@@ -119,7 +119,11 @@ export class MemoryDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    return runUnitOfWork((name) => void this.state(name), work, (uow) => this.commit(uow));
+    return runUnitOfWork(
+      (name) => void this.state(name),
+      work,
+      (uow) => this.commit(uow),
+    );
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
@@ -289,7 +293,10 @@ class MemoryCollection<T extends StoredDocument> implements Collection<T> {
       if (matches(doc, conditions)) rows.push(doc);
     }
     rows.sort((a, b) => direction * compareStrings(a.id, b.id));
-    return toPage(rows.slice(0, limit + 1).map((doc) => copy<T>(doc)), limit);
+    return toPage(
+      rows.slice(0, limit + 1).map((doc) => copy<T>(doc)),
+      limit,
+    );
   }
 }
 

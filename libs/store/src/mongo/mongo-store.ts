@@ -125,7 +125,9 @@ export class MongoDocumentStore implements DocumentStore {
       const session = await this.connection.startSession();
       try {
         await session.withTransaction(async () => {
-          const { matchedCount } = await this.db.collection<LeaseDocument>(LEASES).updateOne({ _id: fence.lease, token: fence.token }, { $inc: { fenced_writes: 1 } }, { session });
+          const { matchedCount } = await this.db
+            .collection<LeaseDocument>(LEASES)
+            .updateOne({ _id: fence.lease, token: fence.token }, { $inc: { fenced_writes: 1 } }, { session });
           if (matchedCount === 0) throw new LeaseLostError(fence.lease, fence.token);
           if (ids.length > 0) await this.db.collection<OutboxDocument>(OUTBOX).deleteMany({ _id: { $in: ids } }, { session });
         }, TRANSACTION_OPTIONS);
@@ -241,10 +243,14 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    return runUnitOfWork((name) => this.assertRegistered(name), work, async (uow) => {
-      await this.commit(uow);
-      if (uow.messages.length > 0) this.listeners.notify();
-    });
+    return runUnitOfWork(
+      (name) => this.assertRegistered(name),
+      work,
+      async (uow) => {
+        await this.commit(uow);
+        if (uow.messages.length > 0) this.listeners.notify();
+      },
+    );
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
@@ -288,7 +294,12 @@ export class MongoDocumentStore implements DocumentStore {
         current = undefined;
         if (uow.marks.length > 0) {
           const processedAt = new Date();
-          const marks = uow.marks.map(({ group, eventId }) => ({ _id: processedId(group, eventId), consumer_group: group, event_id: eventId, processed_at: processedAt }));
+          const marks = uow.marks.map(({ group, eventId }) => ({
+            _id: processedId(group, eventId),
+            consumer_group: group,
+            event_id: eventId,
+            processed_at: processedAt,
+          }));
           await this.db.collection<ProcessedDocument>(PROCESSED).insertMany(marks, { session, ordered: true });
         }
         if (uow.messages.length > 0) {
@@ -314,7 +325,11 @@ export class MongoDocumentStore implements DocumentStore {
       return;
     }
     if (op.kind === 'update') {
-      const { matchedCount } = await collection.replaceOne({ _id: op.id, _partition: op.partition, version: op.expectedVersion }, toMongo(op.json, op.partition), { session });
+      const { matchedCount } = await collection.replaceOne(
+        { _id: op.id, _partition: op.partition, version: op.expectedVersion },
+        toMongo(op.json, op.partition),
+        { session },
+      );
       if (matchedCount === 0) throw new ConcurrentModificationError(op.collection, op.id);
       return;
     }

@@ -24,14 +24,7 @@ import { CommitListeners } from '../commit-listeners';
 import { toPage, validatePage } from '../page';
 import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
-import {
-  COLLECTIONS_TABLE,
-  INTERNAL_SCHEMA,
-  LEASES_TABLE,
-  OUTBOX_TABLE,
-  PROCESSED_TABLE,
-  collectionDdl,
-} from './sqlite-schema';
+import { COLLECTIONS_TABLE, INTERNAL_SCHEMA, LEASES_TABLE, OUTBOX_TABLE, PROCESSED_TABLE, collectionDdl } from './sqlite-schema';
 import { assertCollectionName, indexName, savedIndex } from '../collection-naming';
 import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
@@ -165,15 +158,13 @@ export class SqliteDocumentStore implements DocumentStore {
       const row = this.statement(`SELECT holder, token, expires_at AS expiresAt FROM ${LEASES_TABLE} WHERE name = ?`).get(name) as LeaseRow | undefined;
       const next = nextLeaseTerm(row, holder, ttlMs, this.now());
       if (!next) return null;
-      this.statement(`INSERT INTO ${LEASES_TABLE} (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at`).run(
-        name,
-        next.holder,
-        next.token,
-        next.expiresAt,
-      );
+      this.statement(
+        `INSERT INTO ${LEASES_TABLE} (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at`,
+      ).run(name, next.holder, next.token, next.expiresAt);
       return next.token;
     });
-    if (options.processedRetention) this.stopPruning = pruneProcessedPeriodically((before) => this.pruneProcessed(before), options.processedRetention.retentionMs, this.now);
+    if (options.processedRetention)
+      this.stopPruning = pruneProcessedPeriodically((before) => this.pruneProcessed(before), options.processedRetention.retentionMs, this.now);
     const rows = db.prepare(`SELECT spec FROM ${COLLECTIONS_TABLE}`).pluck().all() as string[];
     for (const row of rows) {
       const spec = JSON.parse(row) as CollectionSpec;
@@ -208,7 +199,9 @@ export class SqliteDocumentStore implements DocumentStore {
     const saved = { name: spec.name, indexes: (spec.indexes ?? []).map(savedIndex) };
     this.db.transaction(() => {
       for (const statement of ddl) this.db.exec(statement);
-      this.db.prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`).run(spec.name, JSON.stringify(saved));
+      this.db
+        .prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`)
+        .run(spec.name, JSON.stringify(saved));
     })();
     this.specs.set(spec.name, saved);
   }
@@ -219,7 +212,11 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    return runUnitOfWork((name) => this.assertRegistered(name), work, (uow) => this.committer.commit(uow));
+    return runUnitOfWork(
+      (name) => this.assertRegistered(name),
+      work,
+      (uow) => this.committer.commit(uow),
+    );
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
@@ -328,7 +325,11 @@ export class SqliteDocumentStore implements DocumentStore {
       this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ?`).run(op.id, op.partition);
       return;
     }
-    const changed = this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ? AND version = ?`).run(op.id, op.partition, op.expectedVersion).changes;
+    const changed = this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ? AND version = ?`).run(
+      op.id,
+      op.partition,
+      op.expectedVersion,
+    ).changes;
     if (changed === 0) throw new ConcurrentModificationError(op.collection, op.id);
   }
 
@@ -364,7 +365,8 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
 
   async get(scope: StoreScope, id: string): Promise<T | null> {
     this.store.assertRegistered(this.name);
-    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ? AND merchant_id = ?`).pluck().get(id, partitionOf(scope)) as string | undefined;
+    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ? AND merchant_id = ?`).pluck().get(id, partitionOf(scope)) as
+      string | undefined;
     return data === undefined ? null : (JSON.parse(data) as T);
   }
 
@@ -391,7 +393,10 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
     this.store.assertRegistered(this.name);
     const params: SqlParam[] = [partitionOf(scope)];
     const clauses = ['merchant_id = ?', ...whereSql(parseWhere(where), params)];
-    return this.store.statement(`SELECT count(*) FROM ${this.table} WHERE ${clauses.join(' AND ')}`).pluck().get(...params) as number;
+    return this.store
+      .statement(`SELECT count(*) FROM ${this.table} WHERE ${clauses.join(' AND ')}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   async listAcrossMerchants(where: Where, page: PageRequest): Promise<Page<T>> {
@@ -415,7 +420,10 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
     params.push(limit + 1);
     const filter = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
     const sql = `SELECT data FROM ${this.table}${filter} ORDER BY id ${order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = this.store.statement(sql).pluck().all(...params) as string[];
+    const rows = this.store
+      .statement(sql)
+      .pluck()
+      .all(...params) as string[];
     return toPage(
       rows.map((data) => JSON.parse(data) as T),
       limit,

@@ -47,7 +47,11 @@ const registrations = new Map<string, number>();
 /** Checkpoints `file` (a WAL-mode database) in the background until the returned function is called. */
 export function checkpointInBackground(file: string): () => void {
   if (!thread) {
-    thread = new Worker(THREAD_CODE, { eval: true, name: 'vaultline-wal-checkpointer', workerData: { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS } });
+    thread = new Worker(THREAD_CODE, {
+      eval: true,
+      name: 'vaultline-wal-checkpointer',
+      workerData: { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS },
+    });
     thread.unref();
   }
   const count = registrations.get(file) ?? 0;

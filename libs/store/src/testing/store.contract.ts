@@ -127,7 +127,9 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       it('when a collection was never registered, then using it fails with UnknownCollectionError', async () => {
-        await expect(store.transaction((uow) => uow.insert('nowhere', { id: newId(), merchant_id: MERCHANT, mode: 'test' }))).rejects.toBeInstanceOf(UnknownCollectionError);
+        await expect(store.transaction((uow) => uow.insert('nowhere', { id: newId(), merchant_id: MERCHANT, mode: 'test' }))).rejects.toBeInstanceOf(
+          UnknownCollectionError,
+        );
         await expect(store.collection('nowhere').get(A, newId())).rejects.toBeInstanceOf(UnknownCollectionError);
       });
 
@@ -145,13 +147,13 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
     });
 
     describe('tenant scope', () => {
-      it("when another merchant asks for a document by id, then get answers null", async () => {
+      it('when another merchant asks for a document by id, then get answers null', async () => {
         const inserted = await insert();
 
         expect(await items.get(B, inserted.id)).toBeNull();
       });
 
-      it('when listing, counting or finding, then only the given merchant\'s documents are seen', async () => {
+      it("when listing, counting or finding, then only the given merchant's documents are seen", async () => {
         await insert({ name: 'mine', merchant_id: MERCHANT, mode: 'test' });
         await insert({ name: 'theirs', merchant_id: OTHER });
         await insert({ name: 'theirs', merchant_id: OTHER });
@@ -186,7 +188,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         expect(await items.findOne(A_LIVE, { ref: 'r-1' })).toBeNull();
       });
 
-      it("when a unit of work updates or deletes a document under the other mode, then nothing changes", async () => {
+      it('when a unit of work updates or deletes a document under the other mode, then nothing changes', async () => {
         const inserted = await insert({ name: 'test only' });
 
         await expect(store.transaction((uow) => uow.update<Item>(ITEMS, { ...inserted, mode: 'live', name: 'moved' }))).rejects.toBeInstanceOf(
@@ -206,7 +208,9 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       it("when a merchant's document is written without a mode, then the unit of work refuses it", async () => {
-        await expect(store.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'modeless', amount: 1 }))).rejects.toThrow(/needs a mode/);
+        await expect(store.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'modeless', amount: 1 }))).rejects.toThrow(
+          /needs a mode/,
+        );
         expect(await items.count(A, {})).toBe(0);
       });
 
@@ -715,7 +719,9 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
           expect((await reopened.outbox.pending(10)).map((entry) => entry.message)).toEqual([message(1)]);
           expect(await reopened.isProcessed('billing', 'event-1')).toBe(true);
           await expect(
-            reopened.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'dup', amount: 1, ref: 'durable' })),
+            reopened.transaction((uow) =>
+              uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'dup', amount: 1, ref: 'durable' }),
+            ),
           ).rejects.toBeInstanceOf(DuplicateKeyError);
         } finally {
           await reopened.close();
@@ -728,7 +734,13 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       let globalItems: Collection<Item>;
 
       beforeEach(async () => {
-        await store.register({ name: GLOBAL, indexes: [{ fields: ['ref'], unique: true, acrossMerchants: true }, { fields: ['status'], acrossMerchants: true }] });
+        await store.register({
+          name: GLOBAL,
+          indexes: [
+            { fields: ['ref'], unique: true, acrossMerchants: true },
+            { fields: ['status'], acrossMerchants: true },
+          ],
+        });
         globalItems = store.collection<Item>(GLOBAL);
       });
 
@@ -772,7 +784,13 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       it('when a collection is registered again with the same indexes across merchants, then nothing changes', async () => {
         const kept = await insertGlobal({ ref: 'kept' });
 
-        await store.register({ name: GLOBAL, indexes: [{ fields: ['ref'], unique: true, acrossMerchants: true }, { fields: ['status'], acrossMerchants: true }] });
+        await store.register({
+          name: GLOBAL,
+          indexes: [
+            { fields: ['ref'], unique: true, acrossMerchants: true },
+            { fields: ['status'], acrossMerchants: true },
+          ],
+        });
 
         expect(await globalItems.findGlobal({ ref: 'kept' })).toEqual(kept);
         await expect(insertGlobal({ merchant_id: OTHER, ref: 'kept' })).rejects.toBeInstanceOf(DuplicateKeyError);

@@ -45,14 +45,21 @@ const unescape = (value: string) => value.replace(/&#(\d+);/g, (_, code: string)
  * redirect action (GET, or POST of its data as a form), presses "Complete" or "Fail", and returns the
  * query parameters of the address the stand-in sends it back to.
  */
-export async function answerIssuerChallenge(action: { url: string; method: 'GET' | 'POST'; data: Record<string, string> }, outcome: ChallengeOutcome): Promise<Record<string, string>> {
+export async function answerIssuerChallenge(
+  action: { url: string; method: 'GET' | 'POST'; data: Record<string, string> },
+  outcome: ChallengeOutcome,
+): Promise<Record<string, string>> {
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const page = action.method === 'POST' ? await fetch(action.url, { method: 'POST', headers: form, body: new URLSearchParams(action.data) }) : await fetch(action.url);
+  const page =
+    action.method === 'POST' ? await fetch(action.url, { method: 'POST', headers: form, body: new URLSearchParams(action.data) }) : await fetch(action.url);
   const html = await page.text();
   const chosen = (html.match(/<form[\s\S]*?<\/form>/g) ?? []).find((candidate) => candidate.includes(`name="outcome" value="${outcome}"`));
   if (page.status !== 200 || !chosen) throw new Error(`the issuer page answered ${page.status} without a ${outcome} button`);
   const answerUrl = unescape(/action="([^"]+)"/.exec(chosen)![1]!);
-  const fields = [...chosen.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [unescape(name!), unescape(value!)]);
+  const fields = [...chosen.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [
+    unescape(name!),
+    unescape(value!),
+  ]);
   const answer = await fetch(answerUrl, { method: 'POST', headers: form, body: new URLSearchParams(fields), redirect: 'manual' });
   const location = answer.headers.get('location');
   if (answer.status !== 302 || !location) throw new Error(`the issuer's answer was ${answer.status}, not a redirect back`);

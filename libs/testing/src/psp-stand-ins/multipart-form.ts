@@ -28,7 +28,12 @@ export function parseMultipart(contentType: string | undefined, body: Buffer): M
     const disposition = /content-disposition:\s*form-data;\s*name="([^"]*)"(?:;\s*filename="([^"]*)")?/i.exec(headers);
     if (!disposition) return null;
     const type = /content-type:\s*([^\r\n]+)/i.exec(headers);
-    parts.push({ name: disposition[1]!, filename: disposition[2] ?? null, contentType: type ? type[1]!.trim() : null, content: body.subarray(headersEnd + 4, next - 2) });
+    parts.push({
+      name: disposition[1]!,
+      filename: disposition[2] ?? null,
+      contentType: type ? type[1]!.trim() : null,
+      content: body.subarray(headersEnd + 4, next - 2),
+    });
     start = next;
   }
 }

@@ -47,7 +47,10 @@ export async function startPspServer(
         }
         if (res.destroyed) return;
         if (answer.html !== undefined) res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.html);
-        else res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        else
+          res
+            .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+            .end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       })();
     });
   });

@@ -37,7 +37,7 @@ export function customersCommand(program: Command): void {
   customers
     .command('create <name>')
     .description('Creates a customer')
-    .option('--email <email>', 'the customer\'s email address')
+    .option('--email <email>', "the customer's email address")
     .action(async (name: string, options: { email?: string }, command: Command) => {
       const context = contextOf(command);
       const body = { name, ...(options.email ? { email: options.email } : {}) };

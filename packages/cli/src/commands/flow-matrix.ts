@@ -67,14 +67,21 @@ export function flowMatrixCommand(program: Command): void {
     .option('--use-case <use case>', 'ONE_OFF, RECURRING, UNSCHEDULED, SUBSEQUENT_RECURRING or SUBSEQUENT_UNSCHEDULED')
     .option('--reference <text>', 'the payment reference')
     .option('--file <file>', 'a payment-shaped YAML or JSON file instead of the options')
-    .action(async (options: { amount?: number; currency: string; useCase?: ExplainRequest['use_case']; reference?: string; file?: string }, command: Command) => {
-      const context = contextOf(command);
-      let payment: ExplainRequest;
-      if (options.file) payment = (await readDocumentFile(options.file)) as ExplainRequest;
-      else {
-        if (options.amount === undefined) throw new UsageError('explain needs --amount (or --file).');
-        payment = { amount: options.amount, currency_code: options.currency, ...(options.useCase ? { use_case: options.useCase } : {}), ...(options.reference ? { reference: options.reference } : {}) };
-      }
-      printOne(context.output, await context.merchant().post('/flow-matrix/explain', { body: payment }));
-    });
+    .action(
+      async (options: { amount?: number; currency: string; useCase?: ExplainRequest['use_case']; reference?: string; file?: string }, command: Command) => {
+        const context = contextOf(command);
+        let payment: ExplainRequest;
+        if (options.file) payment = (await readDocumentFile(options.file)) as ExplainRequest;
+        else {
+          if (options.amount === undefined) throw new UsageError('explain needs --amount (or --file).');
+          payment = {
+            amount: options.amount,
+            currency_code: options.currency,
+            ...(options.useCase ? { use_case: options.useCase } : {}),
+            ...(options.reference ? { reference: options.reference } : {}),
+          };
+        }
+        printOne(context.output, await context.merchant().post('/flow-matrix/explain', { body: payment }));
+      },
+    );
 }

@@ -41,7 +41,7 @@ export function importsCommand(program: Command): void {
     .action(async (_options: object, command: Command) => {
       const context = contextOf(command);
       const apiKey = process.env.VAULTLINE_IMPORT_PROVIDER_KEY;
-      if (!apiKey) throw new UsageError('Set VAULTLINE_IMPORT_PROVIDER_KEY to the platform\'s secret key.');
+      if (!apiKey) throw new UsageError("Set VAULTLINE_IMPORT_PROVIDER_KEY to the platform's secret key.");
       printOne(context.output, await context.merchant().post('/tokens/imports', { body: { provider: 'provider_a', provider_a: { api_key: apiKey } } }));
     });
 }

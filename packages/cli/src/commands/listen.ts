@@ -46,20 +46,37 @@ export function listenCommand(program: Command): void {
         throw new UsageError(`--forward-to must be a URL (http://localhost:4242/webhooks/vaultline), not ${JSON.stringify(options.forwardTo)}.`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--forward-to must be an http or https URL.');
-      if (options.secret !== undefined && !/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/.test(options.secret)) throw new UsageError('--secret must be a whsec_… secret (base64 after whsec_).');
+      if (options.secret !== undefined && !/^whsec_[A-Za-z0-9+/]{20,}={0,2}$/.test(options.secret))
+        throw new UsageError('--secret must be a whsec_… secret (base64 after whsec_).');
       if (options.wait < 1 || options.wait > 25) throw new UsageError('--wait takes 1 to 25 seconds.');
       const vaultline = context.merchant();
       const secret = options.secret ?? newSecret();
       const cursor: { after?: string } = options.after ? { after: options.after } : {};
       process.once('SIGINT', () => {
-        process.stderr.write(cursor.after ? `\nStopped. Resume with: vaultline listen --forward-to ${options.forwardTo} --after ${cursor.after}\n` : '\nStopped.\n');
+        process.stderr.write(
+          cursor.after ? `\nStopped. Resume with: vaultline listen --forward-to ${options.forwardTo} --after ${cursor.after}\n` : '\nStopped.\n',
+        );
         process.exit(0);
       });
       await startFromNow(vaultline, cursor);
       // On stderr, so stdout holds one line per event (one JSON object per line with --json).
       process.stderr.write(`Ready: forwarding ${vaultline.mode}-mode events of ${vaultline.baseUrl} to ${url.href} (Ctrl-C to stop)\n`);
       if (!options.secret) process.stderr.write(`Your webhook signing secret is ${secret} (shown once; pass it back with --secret to keep it)\n`);
-      const events = options.events?.split(',').map((type) => type.trim()).filter((type) => type !== '');
-      await listen(vaultline, context.output, { forwardTo: url.href, secret, waitSeconds: options.wait, ...(events ? { events } : {}), ...(options.count !== undefined ? { count: options.count } : {}) }, cursor);
+      const events = options.events
+        ?.split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== '');
+      await listen(
+        vaultline,
+        context.output,
+        {
+          forwardTo: url.href,
+          secret,
+          waitSeconds: options.wait,
+          ...(events ? { events } : {}),
+          ...(options.count !== undefined ? { count: options.count } : {}),
+        },
+        cursor,
+      );
     });
 }

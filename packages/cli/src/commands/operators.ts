@@ -71,28 +71,38 @@ export function operatorCommands(program: Command): void {
     });
   merchants
     .command('update <merchant-id>')
-    .description('Sets a merchant\'s rate limit per API key, or returns it to the default')
+    .description("Sets a merchant's rate limit per API key, or returns it to the default")
     .option('--rate-limit <per-second:burst>', 'requests per second and burst, e.g. 50:100')
     .option('--default-rate-limit', 'use the service default (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST)')
     .action(async (merchantId: string, options: { rateLimit?: string; defaultRateLimit?: boolean }, command: Command) => {
       const context = contextOf(command);
-      if ((options.rateLimit === undefined) === !options.defaultRateLimit) throw new UsageError('Pass one of --rate-limit <per-second:burst> or --default-rate-limit.');
+      if ((options.rateLimit === undefined) === !options.defaultRateLimit)
+        throw new UsageError('Pass one of --rate-limit <per-second:burst> or --default-rate-limit.');
       let rateLimit: Schemas['RateLimit'] | null = null;
       if (options.rateLimit !== undefined) {
         const match = /^(\d+(?:\.\d+)?):(\d+)$/.exec(options.rateLimit);
         if (!match) throw new UsageError('--rate-limit takes <per-second>:<burst>, e.g. 50:100.');
         rateLimit = { per_second: Number(match[1]), burst: Number(match[2]) };
       }
-      printOne(context.output, await context.admin().patch('/admin/merchants/{merchant_id}', { params: { path: { merchant_id: merchantId } }, body: { rate_limit: rateLimit } }));
+      printOne(
+        context.output,
+        await context.admin().patch('/admin/merchants/{merchant_id}', { params: { path: { merchant_id: merchantId } }, body: { rate_limit: rateLimit } }),
+      );
     });
 
   const keys = program.command('keys').description('Operators: the API keys of a merchant (list, create, revoke)');
   keys
     .command('list <merchant-id>')
-    .description('Lists a merchant\'s API keys (prefixes only)')
+    .description("Lists a merchant's API keys (prefixes only)")
     .action(async (merchantId: string, _options: object, command: Command) => {
       const context = contextOf(command);
-      printList(context.output, await collect(context.admin().list('/admin/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId }, query: { limit: 100 } } })), KEY_COLUMNS);
+      printList(
+        context.output,
+        await collect(
+          context.admin().list('/admin/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId }, query: { limit: 100 } } }),
+        ),
+        KEY_COLUMNS,
+      );
     });
   keys
     .command('create <merchant-id>')
@@ -110,7 +120,10 @@ export function operatorCommands(program: Command): void {
     .description('Revokes an API key at once')
     .action(async (merchantId: string, keyId: string, _options: object, command: Command) => {
       const context = contextOf(command);
-      printOne(context.output, await context.admin().delete('/admin/merchants/{merchant_id}/api-keys/{key_id}', { params: { path: { merchant_id: merchantId, key_id: keyId } } }));
+      printOne(
+        context.output,
+        await context.admin().delete('/admin/merchants/{merchant_id}/api-keys/{key_id}', { params: { path: { merchant_id: merchantId, key_id: keyId } } }),
+      );
     });
 
   const operators = program.command('operators').description('Operators: the operators and their admin keys (list, create, revoke)');
@@ -130,7 +143,7 @@ export function operatorCommands(program: Command): void {
     });
   operators
     .command('revoke <operator-id>')
-    .description('Revokes an operator\'s admin key')
+    .description("Revokes an operator's admin key")
     .action(async (operatorId: string, _options: object, command: Command) => {
       const context = contextOf(command);
       printOne(context.output, await context.admin().delete('/admin/operators/{operator_id}', { params: { path: { operator_id: operatorId } } }));
@@ -139,7 +152,7 @@ export function operatorCommands(program: Command): void {
   program
     .command('audit')
     .description('Operators: the admin audit, newest first')
-    .option('--operator <operator-id>', 'only this operator\'s requests')
+    .option('--operator <operator-id>', "only this operator's requests")
     .option('--limit <n>', 'at most this many entries', wholeNumber, 20)
     .action(async (options: { operator?: string; limit: number }, command: Command) => {
       const context = contextOf(command);
@@ -163,7 +176,12 @@ export function operatorCommands(program: Command): void {
     .option('--mode <mode>', 'test or live')
     .action(async (merchantId: string, url: string, options: { mode?: 'test' | 'live' }, command: Command) => {
       const context = contextOf(command);
-      printOne(context.output, await context.admin().post('/admin/forwarder/destinations', { body: { merchant_id: merchantId, url, ...(options.mode ? { mode: options.mode } : {}) } }));
+      printOne(
+        context.output,
+        await context
+          .admin()
+          .post('/admin/forwarder/destinations', { body: { merchant_id: merchantId, url, ...(options.mode ? { mode: options.mode } : {}) } }),
+      );
     });
   destinations
     .command('remove <destination-id>')
@@ -171,12 +189,14 @@ export function operatorCommands(program: Command): void {
     .requiredOption('--merchant <merchant-id>', 'the merchant it was added for')
     .action(async (destinationId: string, options: { merchant: string }, command: Command) => {
       const context = contextOf(command);
-      await context.admin().delete('/admin/forwarder/destinations/{destination_id}', { params: { path: { destination_id: destinationId }, query: { merchant_id: options.merchant } } });
+      await context.admin().delete('/admin/forwarder/destinations/{destination_id}', {
+        params: { path: { destination_id: destinationId }, query: { merchant_id: options.merchant } },
+      });
       printOne(context.output, { id: destinationId, removed: true });
     });
 
   // The vault's key rotation is served under /admin/vault and is not (yet) in the admin OpenAPI document.
-  const rotations = program.command('key-rotation').description('Operators: rotation of the vault\'s key-encryption key (start, status)');
+  const rotations = program.command('key-rotation').description("Operators: rotation of the vault's key-encryption key (start, status)");
   rotations
     .command('start')
     .description('Re-wraps every data key under KEK version N (add it to VAULT_KEK_KEYS and restart the vault first)')
@@ -187,7 +207,7 @@ export function operatorCommands(program: Command): void {
     });
   rotations
     .command('get <rotation-id>')
-    .description('Shows a rotation\'s progress')
+    .description("Shows a rotation's progress")
     .action(async (rotationId: string, _options: object, command: Command) => {
       const context = contextOf(command);
       printOne(context.output, await context.admin().request('GET', `/admin/vault/key-rotations/${encodeURIComponent(rotationId)}`));

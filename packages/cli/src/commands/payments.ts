@@ -69,7 +69,13 @@ export function paymentsCommand(program: Command): void {
       const sessionId = payment.action_requirement?.session_id;
       const checkout = sessionId ? `${vaultline.baseUrl}/checkout/${sessionId}` : null;
       if (context.output.json) return printOne(context.output, payment);
-      printOne(context.output, { id: payment.id, status: payment.status, amount: money(amountOf(payment), payment.currency_code), reference: payment.reference, checkout });
+      printOne(context.output, {
+        id: payment.id,
+        status: payment.status,
+        amount: money(amountOf(payment), payment.currency_code),
+        reference: payment.reference,
+        checkout,
+      });
     });
 
   payments
@@ -105,12 +111,15 @@ export function paymentsCommand(program: Command): void {
     .command('capture <payment-id>')
     .description('Captures an authorized payment, in full or (with --amount) in part')
     .option('--amount <minor units>', 'partial capture: this amount in minor units', wholeNumber)
-    .option('--currency <code>', 'with --amount: the payment currency (default: the payment\'s)')
+    .option('--currency <code>', "with --amount: the payment currency (default: the payment's)")
     .option('--reference <text>', 'the capture reference')
     .action(async (paymentId: string, options: { amount?: number; currency?: string; reference?: string }, command: Command) => {
       const context = contextOf(command);
       const vaultline = context.merchant();
-      const currency = options.amount !== undefined ? (options.currency ?? (await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).currency_code) : undefined;
+      const currency =
+        options.amount !== undefined
+          ? (options.currency ?? (await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).currency_code)
+          : undefined;
       const body = {
         ...(options.reference ? { reference: options.reference } : {}),
         ...(options.amount !== undefined ? { amount: options.amount, currency_code: currency } : {}),
@@ -137,6 +146,9 @@ export function paymentsCommand(program: Command): void {
     .option('--reference <text>', 'your reference of the refund')
     .action(async (paymentId: string, options: RefundOptions, command: Command) => {
       const context = contextOf(command);
-      printOne(context.output, await context.merchant().post('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } }, body: refundBody(options) }));
+      printOne(
+        context.output,
+        await context.merchant().post('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } }, body: refundBody(options) }),
+      );
     });
 }

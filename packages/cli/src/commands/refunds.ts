@@ -37,7 +37,10 @@ export function refundsCommand(program: Command): void {
     .option('--reference <text>', 'your reference of the refund')
     .action(async (paymentId: string, options: RefundOptions, command: Command) => {
       const context = contextOf(command);
-      printOne(context.output, await context.merchant().post('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } }, body: refundBody(options) }));
+      printOne(
+        context.output,
+        await context.merchant().post('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } }, body: refundBody(options) }),
+      );
     });
 
   refunds
@@ -45,6 +48,10 @@ export function refundsCommand(program: Command): void {
     .description('Lists the refunds of a payment')
     .action(async (paymentId: string, _options: object, command: Command) => {
       const context = contextOf(command);
-      printList(context.output, (await context.merchant().get('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } } })).data, REFUND_COLUMNS);
+      printList(
+        context.output,
+        (await context.merchant().get('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } } })).data,
+        REFUND_COLUMNS,
+      );
     });
 }

@@ -44,7 +44,8 @@ export function tokensCommand(program: Command): void {
         if (vaultline.mode !== 'test') throw new UsageError('--test-card takes a test key (sk_test_…); with a live key, give the card as JSON on stdin.');
         card = { number: options.testCard, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' };
       } else {
-        if (process.stdin.isTTY) throw new UsageError('Give the card as JSON on stdin (echo \'{"number":…}\' | vaultline tokens create), or --test-card with a test key.');
+        if (process.stdin.isTTY)
+          throw new UsageError('Give the card as JSON on stdin (echo \'{"number":…}\' | vaultline tokens create), or --test-card with a test key.');
         card = parseCard(await readStdin());
       }
       const body = { card: card as never, ...(options.businessKey ? { business_key: options.businessKey } : {}) };
@@ -64,7 +65,10 @@ export function tokensCommand(program: Command): void {
     .description('Deletes a token: its card data is erased for good')
     .action(async (tokenId: string, _options: object, command: Command) => {
       const context = contextOf(command);
-      printOne(context.output, (await context.merchant().delete('/tokens/{token_id}', { params: { path: { token_id: tokenId } } })) ?? { id: tokenId, deleted: true });
+      printOne(
+        context.output,
+        (await context.merchant().delete('/tokens/{token_id}', { params: { path: { token_id: tokenId } } })) ?? { id: tokenId, deleted: true },
+      );
     });
 }
 
@@ -83,6 +87,7 @@ function parseCard(text: string): Record<string, unknown> {
     throw new UsageError('stdin is not JSON: give the card as {"number", "exp_month", "exp_year", "cvc", "name"}.');
   }
   const card = typeof value === 'object' && value !== null && 'card' in value ? (value as { card: unknown }).card : value;
-  if (typeof card !== 'object' || card === null || Array.isArray(card)) throw new UsageError('stdin must hold a card object {"number", "exp_month", "exp_year", "cvc", "name"}.');
+  if (typeof card !== 'object' || card === null || Array.isArray(card))
+    throw new UsageError('stdin must hold a card object {"number", "exp_month", "exp_year", "cvc", "name"}.');
   return card as Record<string, unknown>;
 }

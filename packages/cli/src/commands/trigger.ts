@@ -22,7 +22,7 @@ export function triggerCommand(program: Command): void {
         ...list(),
         '',
         'Not triggerable: import.started, import.completed, import.failed (they need an import platform',
-        'account: vaultline imports start); early_fraud_warning.updated (only the processor\'s own report of the',
+        "account: vaultline imports start); early_fraud_warning.updated (only the processor's own report of the",
         'warning updates it).',
       ].join('\n'),
     )

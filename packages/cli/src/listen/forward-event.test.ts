@@ -15,7 +15,7 @@ const EVENT: Event = {
 };
 
 describe('a forwarded event', () => {
-  it('when signed with the listener\'s secret, then a Standard Webhooks receiver verifies it and reads the webhook body the service would send', () => {
+  it("when signed with the listener's secret, then a Standard Webhooks receiver verifies it and reads the webhook body the service would send", () => {
     const { body, headers } = webhookFor(EVENT, SECRET, new Date());
     expect(JSON.parse(body)).toEqual({ type: 'payment.captured', timestamp: EVENT.created_at, livemode: false, data: EVENT.data });
     expect(headers['webhook-id']).toBe(EVENT.id);
@@ -39,7 +39,9 @@ describe('a forwarded event', () => {
       const outcome = await forwardEvent(url, EVENT, SECRET);
       expect(outcome).toMatchObject({ status: 202 });
       expect(received!.headers['webhook-id']).toBe(EVENT.id);
-      expect(describeForward(EVENT, url, outcome, false)).toMatch(new RegExp(`payment\\.captured\\s+${EVENT.id}  --> \\[202\\] POST ${url.replace(/[.]/g, '\\.')} \\(\\d+ ms\\)$`));
+      expect(describeForward(EVENT, url, outcome, false)).toMatch(
+        new RegExp(`payment\\.captured\\s+${EVENT.id}  --> \\[202\\] POST ${url.replace(/[.]/g, '\\.')} \\(\\d+ ms\\)$`),
+      );
       expect(JSON.parse(describeForward(EVENT, url, outcome, true))).toMatchObject({ event_id: EVENT.id, type: 'payment.captured', status: 202 });
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

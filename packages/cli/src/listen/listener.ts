@@ -23,7 +23,14 @@ const RETRY_MS = 2_000;
 
 /** One line per forwarded event: time, type, id and what the receiver answered (one JSON object with --json). */
 export function describeForward(event: Event, url: string, outcome: ForwardOutcome, json: boolean): string {
-  if (json) return JSON.stringify({ event_id: event.id, type: event.type, url, ...('status' in outcome ? { status: outcome.status } : { error: outcome.error }), ms: outcome.ms });
+  if (json)
+    return JSON.stringify({
+      event_id: event.id,
+      type: event.type,
+      url,
+      ...('status' in outcome ? { status: outcome.status } : { error: outcome.error }),
+      ms: outcome.ms,
+    });
   const result = 'status' in outcome ? `[${outcome.status}]` : `[failed: ${outcome.error}]`;
   return `${new Date().toISOString()}  ${event.type.padEnd(27)} ${event.id}  --> ${result} POST ${url} (${outcome.ms} ms)`;
 }

@@ -13,7 +13,11 @@ export const TRIGGER_CARDS = {
 } as const;
 
 /** The flow-matrix rule the manual-capture triggers add once to the TEST matrix (its reference prefix is theirs alone). */
-export const MANUAL_CAPTURE_RULE = { name: 'vaultline trigger: manual capture', when: { reference_prefix: 'vaultline-trigger-manual-' }, flow: 'simulator_manual_capture' } as const;
+export const MANUAL_CAPTURE_RULE = {
+  name: 'vaultline trigger: manual capture',
+  when: { reference_prefix: 'vaultline-trigger-manual-' },
+  flow: 'simulator_manual_capture',
+} as const;
 
 /** What a trigger did: the objects it made, by name, and the id the event it causes is about. */
 export interface Triggered {
@@ -37,7 +41,9 @@ export class TriggerApi {
 
   /** A one-off payment (its checkout session opens). */
   async payment(reference: string): Promise<AnyPayment> {
-    return this.vaultline.post('/payments/one-off', { body: { amount: 2500, currency_code: 'EUR', reference: `${reference}-${Date.now()}`, source: { type: 'vaultline' }, description: 'vaultline trigger' } });
+    return this.vaultline.post('/payments/one-off', {
+      body: { amount: 2500, currency_code: 'EUR', reference: `${reference}-${Date.now()}`, source: { type: 'vaultline' }, description: 'vaultline trigger' },
+    });
   }
 
   /** Plays the consumer: the card entered on the payment's checkout session, as the hosted page posts it. */
@@ -59,10 +65,13 @@ export class TriggerApi {
   }
 
   async paymentIn(id: string, statuses: string[]): Promise<AnyPayment> {
-    return this.until(async () => {
-      const payment = await this.vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: id } } });
-      return statuses.includes(payment.status) ? payment : null;
-    }, `payment ${id} to be ${statuses.join(' or ')}`);
+    return this.until(
+      async () => {
+        const payment = await this.vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: id } } });
+        return statuses.includes(payment.status) ? payment : null;
+      },
+      `payment ${id} to be ${statuses.join(' or ')}`,
+    );
   }
 
   /** A captured payment: paid with `card`; captured by the flow, or here when the test flow matrix chose a manual-capture flow. */
@@ -71,7 +80,8 @@ export class TriggerApi {
     await this.pay(payment, card);
     const reached = await this.paymentIn(payment.id, ['captured', 'authorized', 'failed']);
     if (reached.status === 'failed') throw new Error(`payment ${payment.id} failed (${reached.failure_reason ?? 'no reason'})`);
-    if (reached.status === 'authorized') await this.vaultline.post('/payments/{payment_id}/capture', { params: { path: { payment_id: payment.id } }, body: {} });
+    if (reached.status === 'authorized')
+      await this.vaultline.post('/payments/{payment_id}/capture', { params: { path: { payment_id: payment.id } }, body: {} });
     return this.paymentIn(payment.id, ['captured']);
   }
 
@@ -79,8 +89,12 @@ export class TriggerApi {
   async authorizedPayment(card: string = TRIGGER_CARDS.approved): Promise<AnyPayment> {
     const matrix = await this.vaultline.get('/flow-matrix');
     if (!matrix.rules.some((rule) => rule.name === MANUAL_CAPTURE_RULE.name)) {
-      await this.vaultline.put('/flow-matrix', { body: { default_flow: matrix.default_flow, rules: [MANUAL_CAPTURE_RULE, ...matrix.rules.map(({ name, when, flow }) => ({ name, when, flow }))] } });
-      process.stderr.write(`Added the rule "${MANUAL_CAPTURE_RULE.name}" (reference prefix ${MANUAL_CAPTURE_RULE.when.reference_prefix} -> ${MANUAL_CAPTURE_RULE.flow}) to the test flow matrix, once.\n`);
+      await this.vaultline.put('/flow-matrix', {
+        body: { default_flow: matrix.default_flow, rules: [MANUAL_CAPTURE_RULE, ...matrix.rules.map(({ name, when, flow }) => ({ name, when, flow }))] },
+      });
+      process.stderr.write(
+        `Added the rule "${MANUAL_CAPTURE_RULE.name}" (reference prefix ${MANUAL_CAPTURE_RULE.when.reference_prefix} -> ${MANUAL_CAPTURE_RULE.flow}) to the test flow matrix, once.\n`,
+      );
     }
     const payment = await this.payment(MANUAL_CAPTURE_RULE.when.reference_prefix.replace(/-$/, ''));
     await this.pay(payment, card);
@@ -88,7 +102,11 @@ export class TriggerApi {
   }
 
   async token(): Promise<string> {
-    return (await this.vaultline.post('/tokens', { body: { card: { number: TRIGGER_CARDS.approved, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123', name: 'Vaultline Trigger' } } })).id;
+    return (
+      await this.vaultline.post('/tokens', {
+        body: { card: { number: TRIGGER_CARDS.approved, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123', name: 'Vaultline Trigger' } },
+      })
+    ).id;
   }
 
   async refund(paymentId: string): Promise<string> {
@@ -96,7 +114,8 @@ export class TriggerApi {
   }
 
   async dispute(paymentId: string, status?: 'needs_response' | 'under_review' | 'won' | 'lost'): Promise<string> {
-    return (await this.vaultline.post('/payments/{payment_id}/test/dispute', { params: { path: { payment_id: paymentId } }, body: status ? { status } : {} })).id;
+    return (await this.vaultline.post('/payments/{payment_id}/test/dispute', { params: { path: { payment_id: paymentId } }, body: status ? { status } : {} }))
+      .id;
   }
 
   /** Asks `check` every 200 ms until it answers something, for at most the wait. */
@@ -111,11 +130,13 @@ export class TriggerApi {
   }
 }
 
-const paid = (card: string) => async (api: TriggerApi): Promise<Triggered> => {
-  const payment = await api.payment('vaultline-trigger');
-  await api.pay(payment, card);
-  return { created: [['payment', payment.id]], subject: payment.id };
-};
+const paid =
+  (card: string) =>
+  async (api: TriggerApi): Promise<Triggered> => {
+    const payment = await api.payment('vaultline-trigger');
+    await api.pay(payment, card);
+    return { created: [['payment', payment.id]], subject: payment.id };
+  };
 
 /** A declined card, then the consumer leaves the hosted page ("Return to the shop"): the payment fails with the card's reason. */
 const declinedThenAbandoned = async (api: TriggerApi): Promise<Triggered> => {
@@ -130,18 +151,34 @@ const declinedThenAbandoned = async (api: TriggerApi): Promise<Triggered> => {
   return { created: [['payment', payment.id]], subject: payment.id };
 };
 
-const refunded = (card: string) => async (api: TriggerApi): Promise<Triggered> => {
-  const payment = await api.capturedPayment(card);
-  const refund = await api.refund(payment.id);
-  return { created: [['payment', payment.id], ['refund', refund]], subject: refund };
-};
+const refunded =
+  (card: string) =>
+  async (api: TriggerApi): Promise<Triggered> => {
+    const payment = await api.capturedPayment(card);
+    const refund = await api.refund(payment.id);
+    return {
+      created: [
+        ['payment', payment.id],
+        ['refund', refund],
+      ],
+      subject: refund,
+    };
+  };
 
-const disputed = (statuses: Array<'under_review' | 'won'>) => async (api: TriggerApi): Promise<Triggered> => {
-  const payment = await api.capturedPayment();
-  const dispute = await api.dispute(payment.id);
-  for (const status of statuses) await api.dispute(payment.id, status);
-  return { created: [['payment', payment.id], ['dispute', dispute]], subject: dispute };
-};
+const disputed =
+  (statuses: Array<'under_review' | 'won'>) =>
+  async (api: TriggerApi): Promise<Triggered> => {
+    const payment = await api.capturedPayment();
+    const dispute = await api.dispute(payment.id);
+    for (const status of statuses) await api.dispute(payment.id, status);
+    return {
+      created: [
+        ['payment', payment.id],
+        ['dispute', dispute],
+      ],
+      subject: dispute,
+    };
+  };
 
 /**
  * Every event `vaultline trigger` can cause, with the test objects it makes (test keys only). Not here:
@@ -179,8 +216,14 @@ export const TRIGGERS: Record<string, Trigger> = {
     },
   },
   'checkout.session.completed': { how: 'creates a payment and pays it with 4242 4242 4242 4242', run: paid(TRIGGER_CARDS.approved) },
-  'payment.action_required': { how: 'creates a payment and pays it with the 3-D Secure challenge card 4000 0000 0000 3063', run: paid(TRIGGER_CARDS.challenge) },
-  'payment.attempt_failed': { how: 'creates a payment and pays it with the declined card 4000 0000 0000 0002 (the hosted page offers another card)', run: paid(TRIGGER_CARDS.declined) },
+  'payment.action_required': {
+    how: 'creates a payment and pays it with the 3-D Secure challenge card 4000 0000 0000 3063',
+    run: paid(TRIGGER_CARDS.challenge),
+  },
+  'payment.attempt_failed': {
+    how: 'creates a payment and pays it with the declined card 4000 0000 0000 0002 (the hosted page offers another card)',
+    run: paid(TRIGGER_CARDS.declined),
+  },
   'payment.failed': {
     how: 'creates a payment, pays it with the declined card 4000 0000 0000 0002, then leaves the hosted page (POST /sessions/{id}/abandon)',
     run: declinedThenAbandoned,
@@ -241,7 +284,10 @@ export const TRIGGERS: Record<string, Trigger> = {
     run: async (api) => {
       const token = await api.token();
       await api.vaultline
-        .request('POST', '/forward', { body: { note: 'vaultline trigger' }, headers: { 'X-SERVICE-TOKEN': token, 'X-DESTINATION-URL': 'https://trigger.vaultline.invalid/v1/forward' } })
+        .request('POST', '/forward', {
+          body: { note: 'vaultline trigger' },
+          headers: { 'X-SERVICE-TOKEN': token, 'X-DESTINATION-URL': 'https://trigger.vaultline.invalid/v1/forward' },
+        })
         .catch(() => undefined); // 403 destination_not_allowed: the forward is recorded and announced all the same
       return { created: [['token', token]], subject: token };
     },

@@ -2,7 +2,11 @@ import { eventTypesOf, groupedEventTypes } from './event-types';
 
 describe('the event types the dashboard offers', () => {
   it('when the OpenAPI document is read, then the subscribable types are those of CreateWebhookEndpointRequest.events, in order', () => {
-    const document = { components: { schemas: { CreateWebhookEndpointRequest: { properties: { events: { items: { enum: ['payment.captured', 'payment.failed', 'refund.succeeded'] } } } } } } };
+    const document = {
+      components: {
+        schemas: { CreateWebhookEndpointRequest: { properties: { events: { items: { enum: ['payment.captured', 'payment.failed', 'refund.succeeded'] } } } } },
+      },
+    };
     expect(eventTypesOf(document)).toEqual(['payment.captured', 'payment.failed', 'refund.succeeded']);
     expect(eventTypesOf({})).toEqual([]);
   });

@@ -6,7 +6,8 @@ let cached: Promise<string[]> | null = null;
 
 /** The subscribable event types the document declares (CreateWebhookEndpointRequest.events), in its order. */
 export function eventTypesOf(document: unknown): string[] {
-  const schemas = (document as { components?: { schemas?: Record<string, { properties?: Record<string, { items?: { enum?: unknown } }> }> } }).components?.schemas;
+  const schemas = (document as { components?: { schemas?: Record<string, { properties?: Record<string, { items?: { enum?: unknown } }> }> } }).components
+    ?.schemas;
   const types = schemas?.CreateWebhookEndpointRequest?.properties?.events?.items?.enum;
   return Array.isArray(types) ? types.filter((type): type is string => typeof type === 'string') : [];
 }

@@ -11,8 +11,24 @@ describe('the overview figures', () => {
   });
 
   it('when the reports are shaped for the charts, then money is per currency and day (the most captured currency first), and rates are percentages', () => {
-    const row = (currency_code: string, captured: number, refunded = 0, disputed = 0, won_back = 0) => ({ currency_code, authorized: captured, captured, refunded, disputed, won_back, net: captured - refunded - disputed + won_back });
-    const day = (date: string, count: number, amounts: Array<ReturnType<typeof row>>) => ({ date, count, succeeded: count, failed: 0, pending: 0, success_rate: count ? 1 : null, amounts });
+    const row = (currency_code: string, captured: number, refunded = 0, disputed = 0, won_back = 0) => ({
+      currency_code,
+      authorized: captured,
+      captured,
+      refunded,
+      disputed,
+      won_back,
+      net: captured - refunded - disputed + won_back,
+    });
+    const day = (date: string, count: number, amounts: Array<ReturnType<typeof row>>) => ({
+      date,
+      count,
+      succeeded: count,
+      failed: 0,
+      pending: 0,
+      success_rate: count ? 1 : null,
+      amounts,
+    });
     const overview = overviewOf(
       {
         object: 'payment_report',
@@ -39,8 +55,16 @@ describe('the overview figures', () => {
     expect(overview).toEqual({
       days: ['2026-11-25', '2026-11-26'],
       money: [
-        { currency: 'USD', totals: { captured: 7000, refunded: 0, disputed: 0, won_back: 0, net: 7000 }, byDay: { captured: [0, 7000], refunded: [0, 0], disputed: [0, 0], won_back: [0, 0], net: [0, 7000] } },
-        { currency: 'EUR', totals: { captured: 2600, refunded: 500, disputed: 1000, won_back: 1000, net: 2100 }, byDay: { captured: [2500, 100], refunded: [0, 500], disputed: [0, 1000], won_back: [0, 1000], net: [2500, -400] } },
+        {
+          currency: 'USD',
+          totals: { captured: 7000, refunded: 0, disputed: 0, won_back: 0, net: 7000 },
+          byDay: { captured: [0, 7000], refunded: [0, 0], disputed: [0, 0], won_back: [0, 0], net: [0, 7000] },
+        },
+        {
+          currency: 'EUR',
+          totals: { captured: 2600, refunded: 500, disputed: 1000, won_back: 1000, net: 2100 },
+          byDay: { captured: [2500, 100], refunded: [0, 500], disputed: [0, 1000], won_back: [0, 1000], net: [2500, -400] },
+        },
       ],
       countByDay: [1, 2],
       byProcessor: [{ label: 'simulator', percent: 66.7 }],

@@ -49,7 +49,12 @@ export function isSettling(payment: Payment, refundPending: number): boolean {
 export function authenticationOf(payment: Payment): string | null {
   const result = 'authentication' in payment ? payment.authentication : undefined;
   if (!result) return null;
-  return [result.status.replace(/_/g, ' '), result.eci ? `ECI ${result.eci}` : null, result.liability_shift ? 'liability shift' : 'no liability shift', result.version ? `3DS ${result.version}` : null]
+  return [
+    result.status.replace(/_/g, ' '),
+    result.eci ? `ECI ${result.eci}` : null,
+    result.liability_shift ? 'liability shift' : 'no liability shift',
+    result.version ? `3DS ${result.version}` : null,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -60,7 +65,9 @@ export function attemptsOf(payment: Payment): string | null {
   const failed = 'last_failed_attempt' in payment ? payment.last_failed_attempt : undefined;
   if (!attempts && !failed) return null;
   const cards = `${attempts ?? failed?.number ?? 1} ${(attempts ?? 1) === 1 ? 'card' : 'cards'}`;
-  return failed ? `${cards}; card ${failed.number}${failed.masked_account_number ? ` (${failed.masked_account_number})` : ''} ${failed.failure_reason.replace(/_/g, ' ')}` : cards;
+  return failed
+    ? `${cards}; card ${failed.number}${failed.masked_account_number ? ` (${failed.masked_account_number})` : ''} ${failed.failure_reason.replace(/_/g, ' ')}`
+    : cards;
 }
 
 export function flowOf(payment: Payment): string | null {

@@ -60,7 +60,12 @@ async function sessionCall(method: string, body?: unknown, csrfToken?: string, s
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (csrfToken) headers[CSRF_HEADER] = csrfToken;
-  const response = await fetch(`${SESSION_PATH}${subPath}`, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${SESSION_PATH}${subPath}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   if (!response.ok && response.status !== 401) throw await VaultlineError.fromResponse(response);
   return response;
 }

@@ -32,7 +32,9 @@ export async function paymentTimeline(merchant: Vaultline, paymentId: string): P
       const page = (await merchant.get('/webhook-endpoints/{endpoint_id}/deliveries', {
         params: { path: { endpoint_id: endpoint.id }, query: { limit: PAGE } },
       })) as Page<WebhookDelivery>;
-      return page.data.filter((delivery) => eventIds.has(delivery.event_id)).map((delivery) => ({ kind: 'delivery' as const, at: delivery.created_at, delivery, endpoint }));
+      return page.data
+        .filter((delivery) => eventIds.has(delivery.event_id))
+        .map((delivery) => ({ kind: 'delivery' as const, at: delivery.created_at, delivery, endpoint }));
     }),
   );
   const entries: TimelineEntry[] = [
@@ -47,7 +49,9 @@ async function recentEventsOf(merchant: Vaultline, paymentId: string): Promise<M
   const found: MerchantEvent[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < TIMELINE_EVENT_PAGES; page += 1) {
-    const events = (await merchant.get('/events', { params: { query: { limit: PAGE, ...(cursor ? { starting_after: cursor } : {}) } } })) as Page<MerchantEvent>;
+    const events = (await merchant.get('/events', {
+      params: { query: { limit: PAGE, ...(cursor ? { starting_after: cursor } : {}) } },
+    })) as Page<MerchantEvent>;
     found.push(...events.data.filter((event) => namesPayment(event, paymentId)));
     if (!events.has_more || !events.next_cursor) break;
     cursor = events.next_cursor;

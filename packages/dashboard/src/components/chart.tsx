@@ -27,7 +27,10 @@ export function ChartFigure({ title, kind, labels, series, percent, horizontal }
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!canvas.current) return undefined;
-    const valueAxis = { beginAtZero: true, ...(percent ? { max: 100, ticks: { callback: (value: string | number) => `${value}%` } } : { ticks: { precision: 0 } }) };
+    const valueAxis = {
+      beginAtZero: true,
+      ...(percent ? { max: 100, ticks: { callback: (value: string | number) => `${value}%` } } : { ticks: { precision: 0 } }),
+    };
     const chart = new Chart(canvas.current, {
       type: kind,
       data: {
@@ -51,7 +54,9 @@ export function ChartFigure({ title, kind, labels, series, percent, horizontal }
     return () => chart.destroy();
   }, [kind, labels.join('\u0000'), JSON.stringify(series), percent, horizontal]);
 
-  const summary = series.map((one) => `${one.label}: ${labels.map((label, index) => `${label} ${one.values[index] ?? 0}${percent ? '%' : ''}`).join(', ')}`).join('; ');
+  const summary = series
+    .map((one) => `${one.label}: ${labels.map((label, index) => `${label} ${one.values[index] ?? 0}${percent ? '%' : ''}`).join(', ')}`)
+    .join('; ');
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

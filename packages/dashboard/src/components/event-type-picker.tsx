@@ -26,7 +26,13 @@ export function EventTypePicker({ value, onChange, idPrefix }: EventTypePickerPr
         <label for={`${idPrefix}-every`}>Every event type</label>
       </div>
       <div class="field field-check">
-        <input id={`${idPrefix}-chosen`} type="radio" name={`${idPrefix}-scope`} checked={!every} onChange={() => every && onChange([state.value[0] ?? 'payment.captured'])} />
+        <input
+          id={`${idPrefix}-chosen`}
+          type="radio"
+          name={`${idPrefix}-scope`}
+          checked={!every}
+          onChange={() => every && onChange([state.value[0] ?? 'payment.captured'])}
+        />
         <label for={`${idPrefix}-chosen`}>Only these:</label>
       </div>
       {!every && (
@@ -38,7 +44,12 @@ export function EventTypePicker({ value, onChange, idPrefix }: EventTypePickerPr
                 const id = `${idPrefix}-${type.replace(/\W+/g, '-')}`;
                 return (
                   <div class="field field-check" key={type}>
-                    <input id={id} type="checkbox" checked={value.includes(type)} onChange={(event) => toggle(type, (event.target as HTMLInputElement).checked)} />
+                    <input
+                      id={id}
+                      type="checkbox"
+                      checked={value.includes(type)}
+                      onChange={(event) => toggle(type, (event.target as HTMLInputElement).checked)}
+                    />
                     <label for={id}>{type}</label>
                   </div>
                 );

@@ -64,10 +64,19 @@ function ModeKeyDialog({ mode, onSwitch, onClose }: { mode: Mode; onSwitch: (mod
     <dialog ref={dialog} aria-labelledby="mode-key-title" onClose={onClose}>
       <form onSubmit={submit}>
         <h2 id="mode-key-title">Switch to {mode} data</h2>
-        <p>This session has no {mode} key yet. Give a {mode} key of the same merchant (sk_{mode}_…) once; it is not kept by this page.</p>
+        <p>
+          This session has no {mode} key yet. Give a {mode} key of the same merchant (sk_{mode}_…) once; it is not kept by this page.
+        </p>
         <div class="field">
           <label for="mode-key">{mode === 'live' ? 'Live' : 'Test'} API key</label>
-          <input id="mode-key" type="password" autocomplete="off" required value={apiKey} onInput={(event) => setApiKey((event.target as HTMLInputElement).value)} />
+          <input
+            id="mode-key"
+            type="password"
+            autocomplete="off"
+            required
+            value={apiKey}
+            onInput={(event) => setApiKey((event.target as HTMLInputElement).value)}
+          />
         </div>
         {error && (
           <p class="form-error" role="alert">

@@ -18,7 +18,12 @@ export function RoutingAttempts({ routing, nameOf }: { routing: PaymentRouting; 
           {decision.rates && decision.rates.length > 0 && (
             <p class="hint">
               Compared ({decision.segment_level ? words(decision.segment_level) : 'segment'}):{' '}
-              {decision.rates.map((rate) => `${nameOf(rate.processor)} ${rate.authorization_rate === null ? 'no attempts' : `${Math.round(rate.authorization_rate * 1000) / 10} % of ${rate.attempts}`}`).join(' · ')}
+              {decision.rates
+                .map(
+                  (rate) =>
+                    `${nameOf(rate.processor)} ${rate.authorization_rate === null ? 'no attempts' : `${Math.round(rate.authorization_rate * 1000) / 10} % of ${rate.attempts}`}`,
+                )
+                .join(' · ')}
             </p>
           )}
         </div>

@@ -17,7 +17,9 @@ export function ReplayButton({ delivery, replayed }: { delivery: WebhookDelivery
         onClick={() => {
           setError(null);
           clients.merchant
-            .post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', { params: { path: { endpoint_id: delivery.endpoint_id, delivery_id: delivery.id } } })
+            .post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', {
+              params: { path: { endpoint_id: delivery.endpoint_id, delivery_id: delivery.id } },
+            })
             .then(replayed, (failure: unknown) => setError(describeError(failure)));
         }}
       >

@@ -35,7 +35,17 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
 }
 
 /** A whole page whose data is not there yet (or failed): its heading, then the loading or error state. */
-export function PageNotReady({ title, what, state, retry }: { title: string; what: string; state: { status: 'loading' } | { status: 'error'; error: unknown }; retry: () => void }) {
+export function PageNotReady({
+  title,
+  what,
+  state,
+  retry,
+}: {
+  title: string;
+  what: string;
+  state: { status: 'loading' } | { status: 'error'; error: unknown };
+  retry: () => void;
+}) {
   return (
     <>
       <PageHeader title={title} />

@@ -10,7 +10,10 @@ const detokenizedSchema = z.object({
   number: z.string().regex(/^\d{8,19}$/),
   exp_month: z.number().int().min(1).max(12),
   exp_year: z.number().int().min(1000).max(9999),
-  cvc: z.string().regex(/^\d{3,4}$/).nullable(),
+  cvc: z
+    .string()
+    .regex(/^\d{3,4}$/)
+    .nullable(),
   cvc_status: z.enum(['available', 'expired', 'not_collected']),
 });
 

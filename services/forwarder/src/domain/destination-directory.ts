@@ -12,7 +12,15 @@ export interface DestinationDirectory {
 const MERCHANT_DESTINATIONS_READ = 200;
 
 /** Catalog (the processors' card-data destinations) + operator list (FORWARD_EXTRA_DESTINATIONS) + the merchant's own destinations. */
-export function destinationDirectory({ catalog, operatorRules, destinations }: { catalog: readonly ProcessorDestination[]; operatorRules: readonly DestinationRule[]; destinations: Pick<DestinationRepository, 'list'> }): DestinationDirectory {
+export function destinationDirectory({
+  catalog,
+  operatorRules,
+  destinations,
+}: {
+  catalog: readonly ProcessorDestination[];
+  operatorRules: readonly DestinationRule[];
+  destinations: Pick<DestinationRepository, 'list'>;
+}): DestinationDirectory {
   const builtIn = catalogRules(catalog);
   return {
     async rulesFor(merchantId) {

@@ -4,7 +4,11 @@ import { catalogRules, resolveDestination, ruleFromUrl } from './destination-pol
 const BUILT_IN_DESTINATIONS = catalogRules(PROCESSOR_DESTINATIONS);
 import { DestinationNotAllowedError } from './forward-errors';
 
-const rules = [...BUILT_IN_DESTINATIONS, ruleFromUrl('extra', 'http://127.0.0.1:4010/stand-in/payments', true, { catalog: PROCESSOR_DESTINATIONS }), ruleFromUrl('merchant', 'https://allowed.example.com/pay', false)];
+const rules = [
+  ...BUILT_IN_DESTINATIONS,
+  ruleFromUrl('extra', 'http://127.0.0.1:4010/stand-in/payments', true, { catalog: PROCESSOR_DESTINATIONS }),
+  ruleFromUrl('merchant', 'https://allowed.example.com/pay', false),
+];
 
 describe('destination policy', () => {
   it.each([

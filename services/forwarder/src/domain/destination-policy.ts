@@ -1,5 +1,13 @@
 import { isIP } from 'node:net';
-import { destinationMatches, destinationPattern, type CardFieldProfile, type CardFields, type DestinationMode, type DestinationPattern, type ProcessorDestination } from '@vaultline/contracts';
+import {
+  destinationMatches,
+  destinationPattern,
+  type CardFieldProfile,
+  type CardFields,
+  type DestinationMode,
+  type DestinationPattern,
+  type ProcessorDestination,
+} from '@vaultline/contracts';
 import { profileForPath } from './card-fields';
 import { DestinationModeNotAllowedError, DestinationNotAllowedError } from './forward-errors';
 
@@ -33,7 +41,8 @@ function rule(name: string, url: string, card: CardFieldProfile, mode: Destinati
  * any difference between the raw text and its parsed form is refused rather than normalised.
  */
 function parseDestination(raw: string): URL {
-  if (raw.length > 2048 || /[\s\\]/.test(raw) || hasControlCharacter(raw)) throw new DestinationNotAllowedError('The destination URL contains characters that are not allowed.');
+  if (raw.length > 2048 || /[\s\\]/.test(raw) || hasControlCharacter(raw))
+    throw new DestinationNotAllowedError('The destination URL contains characters that are not allowed.');
   const syntax = /^(https?):\/\/([^/?#]*)(\/[^?#]*)(\?[^#]*)?$/.exec(raw);
   if (!syntax) throw new DestinationNotAllowedError('The destination URL must be an absolute http(s) URL with a path and no fragment.');
   const [, , authority, rawPath] = syntax;
@@ -43,8 +52,10 @@ function parseDestination(raw: string): URL {
   } catch {
     throw new DestinationNotAllowedError('The destination URL is not a valid URL.');
   }
-  if (url.username !== '' || url.password !== '' || authority!.includes('@')) throw new DestinationNotAllowedError('Credentials in the destination URL are not allowed.');
-  if (authority !== url.host) throw new DestinationNotAllowedError('The destination host must be written in canonical form (lower case, no default port, no numeric tricks).');
+  if (url.username !== '' || url.password !== '' || authority!.includes('@'))
+    throw new DestinationNotAllowedError('Credentials in the destination URL are not allowed.');
+  if (authority !== url.host)
+    throw new DestinationNotAllowedError('The destination host must be written in canonical form (lower case, no default port, no numeric tricks).');
   if (url.pathname !== rawPath || /\/\/|\/\.{1,2}(\/|$)|%2e|%2f|%5c/i.test(rawPath!)) {
     throw new DestinationNotAllowedError('The destination path must not contain encoded, doubled or dot segments.');
   }

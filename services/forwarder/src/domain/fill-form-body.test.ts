@@ -13,9 +13,15 @@ const tricky = fc.constantFrom('"', '\\', '&', '=', '%', '+', '\r', '\n', '{', '
 
 describe('form body placeholders', () => {
   it('when a Stripe form body carries placeholders, then card fields are filled and the field order and other bytes kept', () => {
-    const raw = 'type=card&card[number]={{account_number}}&card%5Bexp_month%5D=%7B%7B%20expiration_month%20%7D%7D&card[exp_year]={{+expiration_year+}}&card[cvc]={{security_code}}&metadata[x]=a%2Bb';
+    const raw =
+      'type=card&card[number]={{account_number}}&card%5Bexp_month%5D=%7B%7B%20expiration_month%20%7D%7D&card[exp_year]={{+expiration_year+}}&card[cvc]={{security_code}}&metadata[x]=a%2Bb';
     const parsed = parseFormBody(raw);
-    expect(checkPlacement(parsed.uses, STRIPE_PAYMENT_METHODS.fields, 'form')).toEqual(['account_number', 'expiration_month', 'expiration_year', 'security_code']);
+    expect(checkPlacement(parsed.uses, STRIPE_PAYMENT_METHODS.fields, 'form')).toEqual([
+      'account_number',
+      'expiration_month',
+      'expiration_year',
+      'security_code',
+    ]);
     const filled = fillFormBody(parsed, card);
     expect(filled).toBe('type=card&card[number]=4111111111111111&card%5Bexp_month%5D=03&card[exp_year]=2030&card[cvc]=737&metadata[x]=a%2Bb');
     expect([...new URLSearchParams(filled)]).toEqual([

@@ -26,14 +26,27 @@ function refusal(action: () => unknown): PlaceholderNotAllowedError | undefined 
 
 describe('JSON body placeholders', () => {
   it('when an Adyen v69 body quotes the placeholders, then the expiry month is the string "03" and the year "2030"', () => {
-    const raw = '{"paymentMethod":{"type":"scheme","number":"{{account_number}}","expiryMonth":"{{ expiration_month }}","expiryYear":"{{expiration_year }}","cvc":"{{ security_code}}"}}';
+    const raw =
+      '{"paymentMethod":{"type":"scheme","number":"{{account_number}}","expiryMonth":"{{ expiration_month }}","expiryYear":"{{expiration_year }}","cvc":"{{ security_code}}"}}';
     const parsed = parseJsonBody(raw);
-    expect(checkPlacement(parsed.uses, ADYEN_V69_PAYMENTS.fields, 'json').sort()).toEqual(['account_number', 'expiration_month', 'expiration_year', 'security_code']);
-    expect(JSON.parse(fillJsonBody(parsed, card)).paymentMethod).toEqual({ type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737' });
+    expect(checkPlacement(parsed.uses, ADYEN_V69_PAYMENTS.fields, 'json').sort()).toEqual([
+      'account_number',
+      'expiration_month',
+      'expiration_year',
+      'security_code',
+    ]);
+    expect(JSON.parse(fillJsonBody(parsed, card)).paymentMethod).toEqual({
+      type: 'scheme',
+      number: '4111111111111111',
+      expiryMonth: '03',
+      expiryYear: '2030',
+      cvc: '737',
+    });
   });
 
   it('when a Checkout.com body has bare placeholders, then expiry month and year become integers', () => {
-    const raw = '{"source":{"type":"card","number":"{{ account_number }}","expiry_month": {{ expiration_month }},"expiry_year":{{expiration_year}}},"amount":100}';
+    const raw =
+      '{"source":{"type":"card","number":"{{ account_number }}","expiry_month": {{ expiration_month }},"expiry_year":{{expiration_year}}},"amount":100}';
     const parsed = parseJsonBody(raw);
     checkPlacement(parsed.uses, CHECKOUT_PAYMENTS.fields, 'json');
     const filled = JSON.parse(fillJsonBody(parsed, card));

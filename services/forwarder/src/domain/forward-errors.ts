@@ -55,7 +55,10 @@ const quoted = (field: string): string => (field.length > 200 ? `${field.slice(0
 
 export class PlaceholderNotAllowedError extends AppError {
   constructor(field: string, cardFields: readonly string[]) {
-    const where = cardFields.length === 0 ? 'This destination declares no card fields, so its body may hold no placeholder.' : `A placeholder may only be the whole value of one of this destination's card fields (${cardFields.join(', ')}), each with its own placeholder.`;
+    const where =
+      cardFields.length === 0
+        ? 'This destination declares no card fields, so its body may hold no placeholder.'
+        : `A placeholder may only be the whole value of one of this destination's card fields (${cardFields.join(', ')}), each with its own placeholder.`;
     super('placeholder_not_allowed', 422, `${where} The field ${quoted(field)} holds one. Nothing was sent.`, { field: quoted(field) });
   }
 }
@@ -66,7 +69,9 @@ export class DestinationModeNotAllowedError extends AppError {
     super(
       `destination_not_allowed_in_${keyMode}_mode`,
       403,
-      keyMode === 'live' ? 'This destination is a test endpoint; a live API key forwards only to live endpoints.' : 'This destination is a live endpoint; a test API key forwards only to test endpoints.',
+      keyMode === 'live'
+        ? 'This destination is a test endpoint; a live API key forwards only to live endpoints.'
+        : 'This destination is a live endpoint; a test API key forwards only to test endpoints.',
       { field: 'X-DESTINATION-URL' },
     );
   }

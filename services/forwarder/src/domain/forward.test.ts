@@ -24,7 +24,11 @@ function heldWrites() {
   };
 }
 
-function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> }, failures: Array<[unknown, ForwardRecord]> = [], rules: DestinationRule[] = [ruleFromUrl('test', DESTINATION, true, { catalog: PROCESSOR_DESTINATIONS })]) {
+function forwardWith(
+  recorder: { record(record: ForwardRecord): Promise<void> },
+  failures: Array<[unknown, ForwardRecord]> = [],
+  rules: DestinationRule[] = [ruleFromUrl('test', DESTINATION, true, { catalog: PROCESSOR_DESTINATIONS })],
+) {
   const audit = forwardAudit({ recordForward: recorder.record, onRecordFailure: (error, record) => void failures.push([error, record]) });
   const reveals: Array<{ tokenId: string; requestIds: unknown }> = [];
   const sent: DestinationRequest[] = [];
@@ -33,7 +37,14 @@ function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> },
       async reveal(_merchantId, tokenId, requestIds) {
         reveals.push({ tokenId, requestIds });
         if (tokenId !== 'tok_1') throw new TokenNotFoundError();
-        return { tokenId, number: sensitive('4111111111111111'), expMonth: sensitive(3), expYear: sensitive(2030), securityCode: null, securityCodeStatus: 'not_collected' };
+        return {
+          tokenId,
+          number: sensitive('4111111111111111'),
+          expMonth: sensitive(3),
+          expYear: sensitive(2030),
+          securityCode: null,
+          securityCodeStatus: 'not_collected',
+        };
       },
     },
     destinations: { rulesFor: async () => rules },
@@ -154,14 +165,29 @@ describe('the forward use case and its record', () => {
     });
 
     it('when a merchant destination is stored with its own card fields and a mode, then forwarding follows both', async () => {
-      const stored: MerchantDestination = { id: 'dst_1', merchant_id: 'mer_a', version: 1, url: 'https://psp.example/v3/charge', card_fields: { 'card.pan': 'account_number' }, mode: 'test', created_at: '2026-11-23T00:00:00.000Z' };
-      const directory = destinationDirectory({ catalog: PROCESSOR_DESTINATIONS, operatorRules: [], destinations: { list: async () => ({ items: [stored], has_more: false }) } });
+      const stored: MerchantDestination = {
+        id: 'dst_1',
+        merchant_id: 'mer_a',
+        version: 1,
+        url: 'https://psp.example/v3/charge',
+        card_fields: { 'card.pan': 'account_number' },
+        mode: 'test',
+        created_at: '2026-11-23T00:00:00.000Z',
+      };
+      const directory = destinationDirectory({
+        catalog: PROCESSOR_DESTINATIONS,
+        operatorRules: [],
+        destinations: { list: async () => ({ items: [stored], has_more: false }) },
+      });
       const { forward, sent } = forwardWith(recorded(), [], await directory.rulesFor('mer_a'));
       const to = (body: string, mode: 'test' | 'live' = 'test') => forward(command('tok_1', { destinationUrl: stored.url, body: Buffer.from(body), mode }));
 
       await to('{"card":{"pan":"{{ account_number }}"}}');
       expect(JSON.parse(String(sent[0]!.body))).toEqual({ card: { pan: '4111111111111111' } });
-      await expect(to('{"card":{"pan":"{{ account_number }}"},"ref":"{{ account_number }}"}')).rejects.toMatchObject({ code: 'placeholder_not_allowed', field: 'ref' });
+      await expect(to('{"card":{"pan":"{{ account_number }}"},"ref":"{{ account_number }}"}')).rejects.toMatchObject({
+        code: 'placeholder_not_allowed',
+        field: 'ref',
+      });
       await expect(to('{"card":{"pan":"{{ account_number }}"}}', 'live')).rejects.toMatchObject({ code: 'destination_not_allowed_in_live_mode' });
     });
   });

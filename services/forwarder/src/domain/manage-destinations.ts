@@ -34,7 +34,13 @@ export function listDestinations({ destinations }: { destinations: Pick<Destinat
 /** DELETE /admin/destinations/{id}?merchant_id=…; another merchant's destination is not found. */
 export type RemoveDestination = (merchantId: string, id: string) => Promise<void>;
 
-export function removeDestination({ destinations, transaction }: { destinations: Pick<DestinationRepository, 'get' | 'delete'>; transaction: TransactionRunner }): RemoveDestination {
+export function removeDestination({
+  destinations,
+  transaction,
+}: {
+  destinations: Pick<DestinationRepository, 'get' | 'delete'>;
+  transaction: TransactionRunner;
+}): RemoveDestination {
   return async (merchantId, id) => {
     const existing = await destinations.get(merchantId, id);
     if (!existing) throw new NotFoundError('forward_destination');

@@ -20,5 +20,9 @@ export interface NewDestination {
 
 /** The forward-time rule of a merchant destination (card fields from the catalog when it names none). */
 export function merchantDestinationRule(destination: MerchantDestination, catalog: readonly ProcessorDestination[]): DestinationRule {
-  return ruleFromUrl(`merchant:${destination.id}`, destination.url, false, { cardFields: destination.card_fields ?? undefined, mode: destination.mode ?? undefined, catalog });
+  return ruleFromUrl(`merchant:${destination.id}`, destination.url, false, {
+    cardFields: destination.card_fields ?? undefined,
+    mode: destination.mode ?? undefined,
+    catalog,
+  });
 }

@@ -27,7 +27,9 @@ export interface AdminDestinationUseCases {
 export function adminDestinationRoutes(router: Router, { addDestination, listDestinations, removeDestination }: AdminDestinationUseCases): void {
   router.post('/admin/destinations', requireScope(SCOPES.admin), async (req: Request, res: Response) => {
     const input = parseInput(addSchema, req.body);
-    res.status(201).json(toDestinationView(await addDestination(input.merchant_id, { url: input.url, cardFields: input.card_fields ?? null, mode: input.mode ?? null })));
+    res
+      .status(201)
+      .json(toDestinationView(await addDestination(input.merchant_id, { url: input.url, cardFields: input.card_fields ?? null, mode: input.mode ?? null })));
   });
   router.get('/admin/destinations', requireScope(SCOPES.admin), async (req: Request, res: Response) => {
     const { merchant_id } = parseInput(merchantQuery, { merchant_id: req.query.merchant_id });

@@ -19,7 +19,10 @@ export function forwardRoutes(router: Router, { forwardRequest }: { forwardReque
       if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
       const result = await forwardRequest({ scope: scopeOfRequest(req), requestId: auth.requestId, body, ...headers });
       // The destination's own bytes and type, as it answered (card numbers masked).
-      return reply(result.status, result.body, { ...(result.contentType ? { 'Content-Type': result.contentType } : {}), [ADDED_MS_HEADER]: result.addedMs.toFixed(2) });
+      return reply(result.status, result.body, {
+        ...(result.contentType ? { 'Content-Type': result.contentType } : {}),
+        [ADDED_MS_HEADER]: result.addedMs.toFixed(2),
+      });
     }),
   );
 }

@@ -15,7 +15,16 @@ const forwardPaymentInput = (forwarded: readonly string[]) =>
   z.object({
     tokenId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'The token id must be a UUID.' }),
     destinationUrl: z.string().min(1).max(2048),
-    headers: z.partialRecord(z.enum(forwarded.length > 0 ? (forwarded as [string, ...string[]]) : ['authorization']), z.string().min(1).max(1024).regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' })).default({}),
+    headers: z
+      .partialRecord(
+        z.enum(forwarded.length > 0 ? (forwarded as [string, ...string[]]) : ['authorization']),
+        z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' }),
+      )
+      .default({}),
     format: z.enum(['json', 'form']).default('json'),
     body: z.record(z.string(), z.unknown()),
   });
@@ -38,7 +47,11 @@ function encodedBody(format: 'json' | 'form', body: Record<string, unknown>): Bu
  * the path of POST /forward (allowlist, the key mode signed in the token, placeholders, egress, the
  * forward.completed record, the answer's card numbers masked).
  */
-export function createForwarderInternalApi(forwardRequest: ForwardRequest, verifier: Pick<InternalTokenVerifier, 'verify'>, forwardedHeaders: readonly string[]): ForwarderInternalApi {
+export function createForwarderInternalApi(
+  forwardRequest: ForwardRequest,
+  verifier: Pick<InternalTokenVerifier, 'verify'>,
+  forwardedHeaders: readonly string[],
+): ForwarderInternalApi {
   const inputSchema = forwardPaymentInput(forwardedHeaders);
   return {
     async forwardPayment(request) {
@@ -48,7 +61,13 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
       }
       // A payment's card data is read, and its processor host allowed, in the payment's own mode.
       if (!caller.mode) throw new ForbiddenError('Forwarding a payment acts for a merchant key: the internal token must carry its mode.', 'mode_required');
-      const input = parseInput(inputSchema, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, format: request.format, body: request.body });
+      const input = parseInput(inputSchema, {
+        tokenId: request.tokenId,
+        destinationUrl: request.destinationUrl,
+        headers: request.headers,
+        format: request.format,
+        body: request.body,
+      });
       const credentialHeaders: Record<string, string> = {};
       const passThroughHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(input.headers)) {

@@ -4,7 +4,13 @@ import type { ForwarderInternalApi } from '@vaultline/contracts';
 import { bearerTokenOf, parseInput, requestIdOf } from '@vaultline/http';
 
 /** The JSON shape only; the internal API checks the fields itself. */
-const forwardPaymentBody = z.object({ token_id: z.string(), destination_url: z.string(), headers: z.record(z.string(), z.string()).default({}), format: z.enum(['json', 'form']).optional(), body: z.unknown() });
+const forwardPaymentBody = z.object({
+  token_id: z.string(),
+  destination_url: z.string(),
+  headers: z.record(z.string(), z.string()).default({}),
+  format: z.enum(['json', 'form']).optional(),
+  body: z.unknown(),
+});
 
 /** Internal routes: the gateway never routes /internal/*. Each is one call into the internal API. */
 export function internalRoutes(router: Router, api: ForwarderInternalApi): void {

@@ -17,7 +17,20 @@ type AdminAuditDocument = StoredDocument &
     subject_mode?: AdminAuditEntry['mode'];
   };
 
-const toEntry = ({ version: _version, merchant_id: _scope, mode: _storeMode, subject_merchant_id, subject_mode, via, session_id_prefix, key_id, role, client_address, count, ...entry }: AdminAuditDocument): AdminAuditEntry => ({
+const toEntry = ({
+  version: _version,
+  merchant_id: _scope,
+  mode: _storeMode,
+  subject_merchant_id,
+  subject_mode,
+  via,
+  session_id_prefix,
+  key_id,
+  role,
+  client_address,
+  count,
+  ...entry
+}: AdminAuditDocument): AdminAuditEntry => ({
   ...entry,
   merchant_id: subject_merchant_id ?? null,
   mode: subject_mode ?? null,
@@ -66,7 +79,9 @@ export class StoreAdminAuditRepository implements AdminAuditRepository {
    * entries kept. A gathered entry is written up to a minute after its `at`, and goes that much later.
    */
   async deleteBefore(before: string, limit: number): Promise<number> {
-    const page = await this.store.collection<AdminAuditDocument>(ADMIN_AUDIT).list(SYSTEM_SCOPE, {}, { limit, order: 'desc', after: firstIdAt(new Date(before)) });
+    const page = await this.store
+      .collection<AdminAuditDocument>(ADMIN_AUDIT)
+      .list(SYSTEM_SCOPE, {}, { limit, order: 'desc', after: firstIdAt(new Date(before)) });
     if (page.items.length === 0) return 0;
     await this.store.transaction((uow) => {
       for (const entry of page.items) uow.delete(ADMIN_AUDIT, SYSTEM_SCOPE, entry.id);

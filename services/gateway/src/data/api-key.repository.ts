@@ -61,7 +61,9 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
   async revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord> {
     const doc = await this.keys.get(scopeOf(merchantId), id);
     if (!doc) throw new NotFoundError('api_key');
-    const updated = await this.store.transaction((uow) => uow.update<ApiKeyDocument>(API_KEYS, { ...toDocument(toRecord(doc)), version: doc.version, revoked_at: at }));
+    const updated = await this.store.transaction((uow) =>
+      uow.update<ApiKeyDocument>(API_KEYS, { ...toDocument(toRecord(doc)), version: doc.version, revoked_at: at }),
+    );
     return toRecord(updated);
   }
 }

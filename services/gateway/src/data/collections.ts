@@ -17,6 +17,12 @@ export const gatewayCollections: CollectionSpec[] = [
   { name: MERCHANTS },
   { name: API_KEYS, indexes: [{ fields: ['key_hash'], unique: true, acrossMerchants: true }] },
   { name: SETTINGS, indexes: [{ fields: ['name'], unique: true }] },
-  { name: OPERATORS, indexes: [{ fields: ['name'], unique: true }, { fields: ['key_hash'], unique: true }] },
+  {
+    name: OPERATORS,
+    indexes: [
+      { fields: ['name'], unique: true },
+      { fields: ['key_hash'], unique: true },
+    ],
+  },
   { name: ADMIN_AUDIT, indexes: [{ fields: ['operator_id'] }, { fields: ['subject_merchant_id'] }, { fields: ['session_id_prefix'] }] },
 ];

@@ -17,7 +17,15 @@ export type PruneAdminAudit = () => Promise<number>;
 export const AUDIT_PRUNE_BATCH = 500;
 
 /** AUDIT_RETENTION_DAYS: entries whose `at` is older go, in batches, oldest first. */
-export function pruneAdminAudit({ audit, clock, retentionDays }: { audit: Pick<AdminAuditRepository, 'deleteBefore'>; clock: Clock; retentionDays: number }): PruneAdminAudit {
+export function pruneAdminAudit({
+  audit,
+  clock,
+  retentionDays,
+}: {
+  audit: Pick<AdminAuditRepository, 'deleteBefore'>;
+  clock: Clock;
+  retentionDays: number;
+}): PruneAdminAudit {
   return async () => {
     const before = new Date(clock.now().getTime() - retentionDays * 86_400_000).toISOString();
     let deleted = 0;

@@ -60,7 +60,8 @@ describe('refused admin requests', () => {
     const clock = fixedClock('2027-01-01T00:00:00Z');
     const written: AdminAction[] = [];
     const log = new AdminRefusalLog({ record: async (action) => void written.push(action), clock });
-    for (let address = 0; address < MAX_REFUSAL_ADDRESSES_PER_MINUTE + 500; address++) log.add(refused(`10.${address >> 16}.${(address >> 8) & 255}.${address & 255}`));
+    for (let address = 0; address < MAX_REFUSAL_ADDRESSES_PER_MINUTE + 500; address++)
+      log.add(refused(`10.${address >> 16}.${(address >> 8) & 255}.${address & 255}`));
     await log.flush(true);
     expect(written).toHaveLength(MAX_REFUSAL_ADDRESSES_PER_MINUTE + 1);
     expect(written.find((action) => action.client_address === '*')?.count).toBe(500);

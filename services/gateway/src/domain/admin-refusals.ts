@@ -18,7 +18,9 @@ import type { RecordAdminAction } from './admin-audit';
  */
 export class TooManyAdminRefusals extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('too_many_refusals', 429, `Too many refused admin requests from this address: retry after ${retryAfterSeconds} s.`, { retry_after: retryAfterSeconds });
+    super('too_many_refusals', 429, `Too many refused admin requests from this address: retry after ${retryAfterSeconds} s.`, {
+      retry_after: retryAfterSeconds,
+    });
   }
 }
 

@@ -36,7 +36,15 @@ export function mintApiKey({ clock, pepper }: { clock: Clock; pepper: PepperSour
 /** Keys leave the gateway in clear only here, when issued. */
 export type IssueApiKey = (merchantId: string, options?: IssueKeyOptions) => Promise<{ record: ApiKeyRecord; apiKey: string }>;
 
-export function issueApiKey({ merchants, keys, mint }: { merchants: Pick<MerchantRepository, 'get'>; keys: Pick<ApiKeyRepository, 'insert'>; mint: MintApiKey }): IssueApiKey {
+export function issueApiKey({
+  merchants,
+  keys,
+  mint,
+}: {
+  merchants: Pick<MerchantRepository, 'get'>;
+  keys: Pick<ApiKeyRepository, 'insert'>;
+  mint: MintApiKey;
+}): IssueApiKey {
   return async (merchantId, options = {}) => {
     if (!(await merchants.get(merchantId))) throw new NotFoundError('merchant');
     const minted = mint(merchantId, options);
@@ -93,16 +101,25 @@ async function resolveRecord(record: ApiKeyRecord, { merchants, clock }: Pick<Au
   const merchant = await merchants.get(record.merchant_id);
   if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
   if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
-  const scopes = record.scopes.includes(SCOPES.merchant)
-    ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
-    : [...record.scopes];
-  return { merchantId: merchant.id, merchantName: merchant.name, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+  const scopes = record.scopes.includes(SCOPES.merchant) ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])] : [...record.scopes];
+  return {
+    merchantId: merchant.id,
+    merchantName: merchant.name,
+    keyId: record.id,
+    scopes,
+    mode: record.mode,
+    ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}),
+  };
 }
 
 /** The key a dashboard session was opened with, checked again as on every request (a revocation ends the session's access at once). */
 export type ResolveApiKeyById = (merchantId: string, keyId: string) => Promise<ResolvedKey>;
 
-export function resolveApiKeyById({ merchants, keys, clock }: Omit<AuthenticateApiKeyPorts, 'pepper' | 'keys'> & { keys: Pick<ApiKeyRepository, 'get'> }): ResolveApiKeyById {
+export function resolveApiKeyById({
+  merchants,
+  keys,
+  clock,
+}: Omit<AuthenticateApiKeyPorts, 'pepper' | 'keys'> & { keys: Pick<ApiKeyRepository, 'get'> }): ResolveApiKeyById {
   return async (merchantId, keyId) => {
     const record = await keys.get(merchantId, keyId);
     if (!record) throw new InvalidApiKey('unknown', keyId);
@@ -155,13 +172,18 @@ export class ApiKeyNotRollable extends ConflictError {
  * at once; at most a week), so the merchant can deploy the new one first. An old key that was to expire
  * sooner keeps its earlier expiry. `mode` hides the other mode's keys.
  */
-export type RollApiKey = (merchantId: string, keyId: string, options: { expiresInSeconds: number; mode?: ApiKeyMode; onlyScopes?: string[] }) => Promise<{ previous: ApiKeyRecord; record: ApiKeyRecord; apiKey: string }>;
+export type RollApiKey = (
+  merchantId: string,
+  keyId: string,
+  options: { expiresInSeconds: number; mode?: ApiKeyMode; onlyScopes?: string[] },
+) => Promise<{ previous: ApiKeyRecord; record: ApiKeyRecord; apiKey: string }>;
 
 export function rollApiKey({ keys, mint, clock }: { keys: Pick<ApiKeyRepository, 'get' | 'roll'>; mint: MintApiKey; clock: Clock }): RollApiKey {
   return async (merchantId, keyId, { expiresInSeconds, mode, onlyScopes }) => {
     const record = await keys.get(merchantId, keyId);
     if (!record || (mode && record.mode !== mode)) throw new NotFoundError('api_key');
-    if (onlyScopes && !record.scopes.every((scope) => onlyScopes.includes(scope))) throw new ForbiddenError(`Only keys with the scopes ${onlyScopes.join(', ')} can be rolled here.`, 'insufficient_scope');
+    if (onlyScopes && !record.scopes.every((scope) => onlyScopes.includes(scope)))
+      throw new ForbiddenError(`Only keys with the scopes ${onlyScopes.join(', ')} can be rolled here.`, 'insufficient_scope');
     const now = clock.now();
     if (record.revoked_at) throw new ApiKeyNotRollable('The API key is revoked: create a new one instead.');
     if (record.expires_at && record.expires_at <= now.toISOString()) throw new ApiKeyNotRollable('The API key has expired: create a new one instead.');

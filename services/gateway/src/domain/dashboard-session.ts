@@ -18,7 +18,8 @@ export interface SessionKey {
  * mode; it holds a key of the other mode only after that key was presented (switchMode), so a test key
  * never opens live data.
  */
-export type SessionIdentity = { kind: 'operator'; operator_id: string } | { kind: 'merchant'; merchant_id: string; mode: Mode; keys: Partial<Record<Mode, SessionKey>> };
+export type SessionIdentity =
+  { kind: 'operator'; operator_id: string } | { kind: 'merchant'; merchant_id: string; mode: Mode; keys: Partial<Record<Mode, SessionKey>> };
 
 /** A session as stored: under the keyed hash of its id (the id itself is only in the browser's cookie). */
 export interface DashboardSession {

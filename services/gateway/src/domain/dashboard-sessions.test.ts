@@ -119,7 +119,8 @@ describe('dashboard sessions (domain)', () => {
     const { sessions } = setUp();
     const { active } = await sessions.open(TEST_KEY);
     const token = active.session.csrf_token;
-    for (const wrong of [undefined, '', token.slice(0, -1), `${token}x`, token.toUpperCase()]) expect(() => assertCsrfToken(active.session, wrong)).toThrow(CsrfTokenInvalid);
+    for (const wrong of [undefined, '', token.slice(0, -1), `${token}x`, token.toUpperCase()])
+      expect(() => assertCsrfToken(active.session, wrong)).toThrow(CsrfTokenInvalid);
     expect(() => assertCsrfToken(active.session, token)).not.toThrow();
   });
 });

@@ -18,7 +18,8 @@ export interface SessionLimits {
 }
 
 /** Who acts through a session on this request, the credential checked again just now. */
-export type SessionPrincipal = { kind: 'operator'; role: 'operator'; operator: Operator } | { kind: 'merchant'; role: 'merchant' | 'dashboard'; key: ResolvedKey };
+export type SessionPrincipal =
+  { kind: 'operator'; role: 'operator'; operator: Operator } | { kind: 'merchant'; role: 'merchant' | 'dashboard'; key: ResolvedKey };
 
 export interface ActiveSession {
   session: DashboardSession;
@@ -39,7 +40,12 @@ export class SessionExpired extends UnauthorizedError {
 
 export class CsrfTokenInvalid extends AppError {
   constructor() {
-    super('csrf_token_invalid', 403, 'A change made with the session cookie needs the session\'s CSRF token in X-CSRF-Token (GET /dashboard/session returns it).', { field: 'X-CSRF-Token' });
+    super(
+      'csrf_token_invalid',
+      403,
+      "A change made with the session cookie needs the session's CSRF token in X-CSRF-Token (GET /dashboard/session returns it).",
+      { field: 'X-CSRF-Token' },
+    );
   }
 }
 
@@ -97,7 +103,8 @@ export type OpenSession = (credential: unknown) => Promise<{ sessionId: string; 
 
 export function openSession(ports: SessionPorts): OpenSession {
   return async (credential) => {
-    if (typeof credential !== 'string' || credential === '') throw new UnauthorizedError('api_key is required: a secret key, a dashboard key or an operator key.', 'missing_api_key');
+    if (typeof credential !== 'string' || credential === '')
+      throw new UnauthorizedError('api_key is required: a secret key, a dashboard key or an operator key.', 'missing_api_key');
     const now = ports.clock.now();
     let identity: SessionIdentity;
     let principal: SessionPrincipal;

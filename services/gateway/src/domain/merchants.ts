@@ -10,7 +10,15 @@ export const BOOTSTRAP_MERCHANT_NAME = 'Bootstrap merchant';
 /** Creates a merchant with its first (ordinary, test-mode) key; the key is returned once. `key` lets the bootstrap choose it. */
 export type CreateMerchant = (input: { name: string; cardDataAccess?: boolean }, key?: string) => Promise<{ merchant: Merchant; apiKey: string }>;
 
-export function createMerchant({ merchants, mint, clock }: { merchants: Pick<MerchantRepository, 'createWithKey'>; mint: MintApiKey; clock: Clock }): CreateMerchant {
+export function createMerchant({
+  merchants,
+  mint,
+  clock,
+}: {
+  merchants: Pick<MerchantRepository, 'createWithKey'>;
+  mint: MintApiKey;
+  clock: Clock;
+}): CreateMerchant {
   return async (input, key) => {
     const merchant: Merchant = {
       id: newId(),

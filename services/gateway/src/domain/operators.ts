@@ -16,11 +16,26 @@ export class OperatorNameTaken extends ConflictError {
 
 export type CreateOperator = (name: string) => Promise<{ operator: Operator; adminKey: string }>;
 
-export function createOperator({ operators, clock, pepper }: { operators: Pick<OperatorRepository, 'findByName' | 'insert'>; clock: Clock; pepper: PepperSource }): CreateOperator {
+export function createOperator({
+  operators,
+  clock,
+  pepper,
+}: {
+  operators: Pick<OperatorRepository, 'findByName' | 'insert'>;
+  clock: Clock;
+  pepper: PepperSource;
+}): CreateOperator {
   return async (name) => {
     if (await operators.findByName(name)) throw new OperatorNameTaken();
     const adminKey = generateAdminKey();
-    const operator: Operator = { id: newId(), name, key_hash: hashApiKey(adminKey, pepper()), prefix: apiKeyPrefix(adminKey), created_at: clock.now().toISOString(), revoked_at: null };
+    const operator: Operator = {
+      id: newId(),
+      name,
+      key_hash: hashApiKey(adminKey, pepper()),
+      prefix: apiKeyPrefix(adminKey),
+      created_at: clock.now().toISOString(),
+      revoked_at: null,
+    };
     await operators.insert(operator);
     return { operator, adminKey };
   };
@@ -76,13 +91,28 @@ export type EnsureBootstrapOperator = (adminApiKey: string) => Promise<Operator>
  * ADMIN_API_KEY as the operator "bootstrap". A changed ADMIN_API_KEY replaces its hash (and lifts a
  * revocation: setting a new key is how the bootstrap operator is rotated); the same key keeps it as it is.
  */
-export function ensureBootstrapOperator({ operators, clock, pepper }: { operators: Pick<OperatorRepository, 'findByName' | 'insert' | 'update'>; clock: Clock; pepper: PepperSource }): EnsureBootstrapOperator {
+export function ensureBootstrapOperator({
+  operators,
+  clock,
+  pepper,
+}: {
+  operators: Pick<OperatorRepository, 'findByName' | 'insert' | 'update'>;
+  clock: Clock;
+  pepper: PepperSource;
+}): EnsureBootstrapOperator {
   return async (adminApiKey) => {
     const keyHash = hashApiKey(adminApiKey, pepper());
     const existing = await operators.findByName(BOOTSTRAP_OPERATOR);
     if (existing && constantTimeEquals(existing.key_hash, keyHash)) return existing;
     if (existing) return operators.update({ ...existing, key_hash: keyHash, prefix: apiKeyPrefix(adminApiKey), revoked_at: null });
-    const operator: Operator = { id: newId(), name: BOOTSTRAP_OPERATOR, key_hash: keyHash, prefix: apiKeyPrefix(adminApiKey), created_at: clock.now().toISOString(), revoked_at: null };
+    const operator: Operator = {
+      id: newId(),
+      name: BOOTSTRAP_OPERATOR,
+      key_hash: keyHash,
+      prefix: apiKeyPrefix(adminApiKey),
+      created_at: clock.now().toISOString(),
+      revoked_at: null,
+    };
     await operators.insert(operator);
     return operator;
   };

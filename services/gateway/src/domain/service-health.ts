@@ -38,6 +38,11 @@ export function checkServiceHealth({ checks, clock }: { checks: HealthCheck[]; c
         return { name, status, latency_ms: Math.round(performance.now() - started) };
       }),
     );
-    return { object: 'service_health', status: components.every((c) => c.status === 'ok') ? 'ok' : 'degraded', checked_at: checkedAt.toISOString(), components };
+    return {
+      object: 'service_health',
+      status: components.every((c) => c.status === 'ok') ? 'ok' : 'degraded',
+      checked_at: checkedAt.toISOString(),
+      components,
+    };
   };
 }

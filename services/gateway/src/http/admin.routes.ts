@@ -5,7 +5,17 @@ import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
 import { ForbiddenError, isAppError } from '@vaultline/core';
 import type { CounterHandle } from '@vaultline/metrics';
 import type { Logger } from '@vaultline/logger';
-import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, setMetricsRoute } from '@vaultline/http';
+import {
+  JSON_BODY_TYPES,
+  RouteNotFoundError,
+  assertBodyType,
+  bodyParsers,
+  contentTypeGuard,
+  listResponse,
+  parseInput,
+  parsePageQuery,
+  setMetricsRoute,
+} from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
 import type { Operator } from '../domain/operator';
@@ -26,7 +36,11 @@ import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
 
 const createMerchantSchema = z.strictObject({ name: z.string().trim().min(1).max(200), card_data_access: z.boolean().optional() });
-const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional(), scope: z.enum(['merchant', 'dashboard']).optional() });
+const createKeySchema = z.strictObject({
+  mode: z.enum(['test', 'live']).optional(),
+  label: z.string().max(200).optional(),
+  scope: z.enum(['merchant', 'dashboard']).optional(),
+});
 const rateLimitSchema = z.strictObject({
   per_second: z.number().positive().max(1_000_000),
   burst: z.number().int().min(1).max(1_000_000),
@@ -37,7 +51,10 @@ const auditQuery = z.object({
   operator_id: z.uuid().optional(),
   merchant_id: z.uuid().optional(),
   via: z.enum(['admin_key', 'dashboard_session', 'api_key']).optional(),
-  session_id_prefix: z.string().regex(/^[0-9a-f]{12}$/, { message: 'must be the 12 hex characters of an entry' }).optional(),
+  session_id_prefix: z
+    .string()
+    .regex(/^[0-9a-f]{12}$/, { message: 'must be the 12 hex characters of an entry' })
+    .optional(),
   key_id: z.uuid().optional(),
   role: z.enum(['merchant', 'dashboard', 'operator']).optional(),
 });
@@ -79,7 +96,9 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   const refusedAudit = { ...deps, refused: (request: Parameters<AdminRefusalLog['add']>[0]) => deps.refusals.log.add(request) };
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!deps.enabled) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
-    auditOnceAnswered(req, res, refusedAudit, () => (res.locals.session ? sessionActor(res.locals.session as ActiveSession) : adminKeyActor(res.locals.operator as Operator | undefined)));
+    auditOnceAnswered(req, res, refusedAudit, () =>
+      res.locals.session ? sessionActor(res.locals.session as ActiveSession) : adminKeyActor(res.locals.operator as Operator | undefined),
+    );
     const retryAfter = await deps.refusals.retryAfter(clientAddressOf(req));
     if (retryAfter > 0) {
       deps.refused.inc({ reason: 'too_many_refusals' });
@@ -96,7 +115,8 @@ export function adminRoutes(deps: AdminDeps): express.Router {
       const session = adminKey === undefined ? await deps.sessionOf(req) : null;
       if (session) {
         res.locals.session = session;
-        if (session.principal.kind !== 'operator') throw new ForbiddenError('A merchant\'s dashboard session does not reach the admin API.', 'insufficient_scope');
+        if (session.principal.kind !== 'operator')
+          throw new ForbiddenError("A merchant's dashboard session does not reach the admin API.", 'insufficient_scope');
         res.locals.operator = session.principal.operator;
       } else {
         res.locals.operator = await deps.operators.authenticate(adminKey);
@@ -134,7 +154,14 @@ export function adminRoutes(deps: AdminDeps): express.Router {
 
   router.get('/audit', async (req, res) => {
     const q = req.query;
-    const filter = parseInput(auditQuery, { operator_id: q.operator_id, merchant_id: q.merchant_id, via: q.via, session_id_prefix: q.session_id_prefix, key_id: q.key_id, role: q.role });
+    const filter = parseInput(auditQuery, {
+      operator_id: q.operator_id,
+      merchant_id: q.merchant_id,
+      via: q.via,
+      session_id_prefix: q.session_id_prefix,
+      key_id: q.key_id,
+      role: q.role,
+    });
     const page = await deps.audit.list(
       {
         ...(filter.operator_id ? { operatorId: filter.operator_id } : {}),
@@ -183,7 +210,11 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   merchants.post('/:merchantId/api-keys', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const input = parseInput(createKeySchema, req.body ?? {});
-    const { record, apiKey } = await deps.apiKeys.issue(merchantId, { mode: input.mode ?? 'test', label: input.label ?? null, scopes: [input.scope ?? SCOPES.merchant] });
+    const { record, apiKey } = await deps.apiKeys.issue(merchantId, {
+      mode: input.mode ?? 'test',
+      label: input.label ?? null,
+      scopes: [input.scope ?? SCOPES.merchant],
+    });
     res.locals.createdId = record.id;
     res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });

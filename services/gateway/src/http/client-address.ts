@@ -29,7 +29,10 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (/^\d+$/.test(setting)) return { kind: 'hops', hops: Number(setting) };
   if (setting === 'true') throw new Error('must be a number of proxies or their addresses: true would let any client choose its own address');
   const proxies = new BlockList();
-  for (const item of setting.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of setting
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     for (const range of NAMED_RANGES[item] ?? [item]) addRange(proxies, range);
   }
   return { kind: 'addresses', proxies };
@@ -63,7 +66,13 @@ export function clientAddress(socketAddress: string | undefined, forwardedFor: s
   const peer = plain(socketAddress ?? '') || 'unknown';
   if (trust.kind === 'none' || !forwardedFor) return peer;
   // Nearest last: [client?, proxy1, …, peer].
-  const path = [...forwardedFor.split(',').map((entry) => plain(entry.trim())).filter(Boolean), peer];
+  const path = [
+    ...forwardedFor
+      .split(',')
+      .map((entry) => plain(entry.trim()))
+      .filter(Boolean),
+    peer,
+  ];
   const trusted = (address: string, distance: number) =>
     trust.kind === 'hops' ? distance < trust.hops : isIP(address) !== 0 && trust.proxies.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
   for (let index = path.length - 1, distance = 0; index > 0; index--, distance++) {

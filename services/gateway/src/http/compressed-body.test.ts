@@ -23,10 +23,14 @@ describe('compressed static answers', () => {
     expect(first.encoding).toBe('gzip');
     expect(gunzipSync(first.body).equals(text)).toBe(true);
     // Brotli runs in the thread pool meanwhile: asked again until it is there (a generous deadline, no fixed wait).
-    const later = await waitFor(async () => {
-      const next = await item.representation('gzip, br');
-      return next.encoding === 'br' ? next : null;
-    }, 30_000, 5);
+    const later = await waitFor(
+      async () => {
+        const next = await item.representation('gzip, br');
+        return next.encoding === 'br' ? next : null;
+      },
+      30_000,
+      5,
+    );
     expect(brotliDecompressSync(later.body).equals(text)).toBe(true);
     expect(later.body.length).toBeLessThan(text.length / 20);
   });
@@ -39,7 +43,8 @@ describe('compressed static answers', () => {
   it('when If-None-Match names the body in any of its encodings (or weakly), then it matches; another body does not', () => {
     const item = new CompressibleBody(Buffer.from('a'.repeat(2_000)), 'text/plain');
     const bare = item.etag.slice(1, -1);
-    for (const tag of [item.etag, `"${bare}-br"`, `W/"${bare}-gzip"`, `"other", ${item.etag}`, '*']) expect({ tag, matches: item.matches(tag) }).toEqual({ tag, matches: true });
+    for (const tag of [item.etag, `"${bare}-br"`, `W/"${bare}-gzip"`, `"other", ${item.etag}`, '*'])
+      expect({ tag, matches: item.matches(tag) }).toEqual({ tag, matches: true });
     expect(item.matches(new CompressibleBody(Buffer.from('b'.repeat(2_000)), 'text/plain').etag)).toBe(false);
     expect(item.matches(undefined)).toBe(false);
   });

@@ -91,7 +91,14 @@ export class CompressibleBody {
     if (!ifNoneMatch) return false;
     if (ifNoneMatch.trim() === '*') return true;
     const bare = this.etag.slice(1, -1);
-    return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').replace(/-(br|gzip)$/, '') === bare);
+    return ifNoneMatch.split(',').some(
+      (tag) =>
+        tag
+          .trim()
+          .replace(/^W\//, '')
+          .replace(/^"|"$/g, '')
+          .replace(/-(br|gzip)$/, '') === bare,
+    );
   }
 }
 

@@ -11,7 +11,8 @@ import { CompressibleBody, sendCompressed } from './compressed-body';
  * origin; never framed, no <base>, forms only to itself. No inline script or style element: the built
  * app loads everything from files (a style set from script through the DOM is not inline markup).
  */
-export const DASHBOARD_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Vite writes content-hashed bundles under assets/: a new build has new names, so they are kept a year. */
 const HASHED_ASSETS = /^\/assets\//;
@@ -63,7 +64,15 @@ function dashboardFiles(dir: string) {
     }
     const file = resolve(root, `.${relative}`);
     const kind = TYPES[extname(file).toLowerCase()];
-    if (!kind || !file.startsWith(root + sep) || file.slice(root.length).split(sep).some((part) => part.startsWith('.'))) return null;
+    if (
+      !kind ||
+      !file.startsWith(root + sep) ||
+      file
+        .slice(root.length)
+        .split(sep)
+        .some((part) => part.startsWith('.'))
+    )
+      return null;
     const found = await stat(file).catch(() => null);
     if (!found?.isFile()) return null;
     const cached = cache.get(file);

@@ -53,7 +53,7 @@ function setSessionCookie(req: Request, res: Response, options: SessionCookieOpt
 
 export class CrossOriginRequest extends AppError {
   constructor() {
-    super('cross_origin_request', 403, 'A change made with the session cookie must come from the dashboard\'s own origin.', { field: 'Origin' });
+    super('cross_origin_request', 403, "A change made with the session cookie must come from the dashboard's own origin.", { field: 'Origin' });
   }
 }
 
@@ -99,7 +99,8 @@ export function sessionOfRequest(sessions: DashboardSessions, options: SessionCo
 export function sessionActor(active: ActiveSession): AuditActor {
   const { principal, session } = active;
   const common = { via: 'dashboard_session' as const, session_id_prefix: sessionIdPrefix(session), role: principal.role };
-  if (principal.kind === 'operator') return { ...common, operator_id: principal.operator.id, operator_name: principal.operator.name, merchant_id: null, mode: null, key_id: null };
+  if (principal.kind === 'operator')
+    return { ...common, operator_id: principal.operator.id, operator_name: principal.operator.name, merchant_id: null, mode: null, key_id: null };
   return { ...common, operator_id: null, operator_name: null, merchant_id: principal.key.merchantId, mode: principal.key.mode, key_id: principal.key.keyId };
 }
 

@@ -3,7 +3,19 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { JSON_BODY_TYPES, RouteNotFoundError, SUPPORTED_BODY_TYPES, TEST_CLOCK_HEADER, accessLog, assertBodyType, errorHandler, httpMetrics, requestIdMiddleware, setMetricsRoute, tagServerSpan } from '@vaultline/http';
+import {
+  JSON_BODY_TYPES,
+  RouteNotFoundError,
+  SUPPORTED_BODY_TYPES,
+  TEST_CLOCK_HEADER,
+  accessLog,
+  assertBodyType,
+  errorHandler,
+  httpMetrics,
+  requestIdMiddleware,
+  setMetricsRoute,
+  tagServerSpan,
+} from '@vaultline/http';
 import type { ServiceMetrics } from '@vaultline/metrics';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
@@ -170,7 +182,7 @@ async function merchantCredential(deps: EdgeDeps, req: Request, res: Response): 
   const apiKey = req.get('x-api-key');
   const session = apiKey === undefined ? await deps.sessionOf(req) : null;
   if (!session) return deps.apiKeys.authenticate(apiKey);
-  if (session.principal.kind !== 'merchant') throw new ForbiddenError('An operator\'s dashboard session reaches the admin API only.', 'insufficient_scope');
+  if (session.principal.kind !== 'merchant') throw new ForbiddenError("An operator's dashboard session reaches the admin API only.", 'insufficient_scope');
   if (!READ_METHODS.has(req.method)) auditOnceAnswered(req, res, deps, () => sessionActor(session));
   return session.principal.key;
 }
@@ -184,7 +196,11 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 function scopesForRoute(keyScopes: string[], prefix: string, req: Request): string[] {
   if (keyScopes.includes(SCOPES.merchant)) return keyScopes;
   if (keyScopes.includes(SCOPES.dashboard)) {
-    if (!dashboardKeyMay(req.method, req.path)) throw new ForbiddenError('A dashboard key reads; of the changes it makes only capture, cancel, refund and a webhook delivery\'s replay.', 'insufficient_scope');
+    if (!dashboardKeyMay(req.method, req.path))
+      throw new ForbiddenError(
+        "A dashboard key reads; of the changes it makes only capture, cancel, refund and a webhook delivery's replay.",
+        'insufficient_scope',
+      );
     return [SCOPES.merchant];
   }
   if (prefix === '/cde-import' && req.method === 'POST' && keyScopes.includes(SCOPES.cdeImport)) return keyScopes;

@@ -3,7 +3,15 @@ import { Agent, Pool, errors as undiciErrors, request, type Dispatcher } from 'u
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
-import { UpstreamTimeoutError, relayResponse, serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
+import {
+  UpstreamTimeoutError,
+  relayResponse,
+  serviceUnavailable,
+  upstreamRequestHeaders,
+  type Upstream,
+  type UpstreamCall,
+  type UpstreamResponse,
+} from './upstream';
 import { readRawBody } from './read-body';
 
 export interface HttpUpstreamOptions {
@@ -56,7 +64,12 @@ export class HttpUpstream implements Upstream {
   private readonly pool: Pool;
 
   constructor(private readonly options: HttpUpstreamOptions) {
-    this.pool = new Pool(new URL(options.url).origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, ...(options.tls ? { connect: { ...options.tls } } : {}) });
+    this.pool = new Pool(new URL(options.url).origin, {
+      connections: 64,
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+      ...(options.tls ? { connect: { ...options.tls } } : {}),
+    });
   }
 
   async serve(req: Request, res: Response, call: UpstreamCall): Promise<void> {

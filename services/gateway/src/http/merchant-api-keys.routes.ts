@@ -54,7 +54,16 @@ export function merchantApiKeyRoutes(deps: MerchantApiKeyDeps): express.Router {
   const changer = async (req: Request, res: Response): Promise<ResolvedKey> => {
     const key = await deps.authenticate(req, res);
     if (req.get('x-api-key') !== undefined) {
-      auditOnceAnswered(req, res, deps, () => ({ operator_id: null, operator_name: null, merchant_id: key.merchantId, mode: key.mode, via: 'api_key', session_id_prefix: null, key_id: key.keyId, role: 'merchant' }));
+      auditOnceAnswered(req, res, deps, () => ({
+        operator_id: null,
+        operator_name: null,
+        merchant_id: key.merchantId,
+        mode: key.mode,
+        via: 'api_key',
+        session_id_prefix: null,
+        key_id: key.keyId,
+        role: 'merchant',
+      }));
     }
     if (!key.scopes.includes(SCOPES.merchant)) throw new ForbiddenError('Only a secret key manages API keys.', 'insufficient_scope');
     return key;

@@ -56,7 +56,18 @@ export function serviceUnavailable(service: string): UnavailableError {
   return new UnavailableError(`The ${service} service is unavailable; retry later.`);
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /**
  * Request headers a service never sees, whichever way it is reached: the merchant's own credentials

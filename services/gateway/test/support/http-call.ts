@@ -11,7 +11,11 @@ export interface CallResult {
 }
 
 /** One HTTP call with fetch; the body is parsed as JSON when it is JSON. */
-export async function call(baseUrl: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<CallResult> {
+export async function call(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<CallResult> {
   const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers: init.headers, body: init.body });
   const text = await response.text();
   let json: Record<string, unknown> = {};

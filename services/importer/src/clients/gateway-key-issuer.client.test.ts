@@ -22,7 +22,9 @@ describe('revoking a job-scoped import key at the gateway', () => {
     [500, { code: 'internal_error' }],
     [503, { code: 'service_unavailable' }],
   ])('when the gateway answers %s, then revoking fails so that it is retried', async (status, body) => {
-    await expect(new GatewayKeyIssuerClient(gatewayAnswering(status, body)).revoke({ merchantId: 'm_1', mode: 'test' }, 'key_1')).rejects.toThrow(/did not revoke/);
+    await expect(new GatewayKeyIssuerClient(gatewayAnswering(status, body)).revoke({ merchantId: 'm_1', mode: 'test' }, 'key_1')).rejects.toThrow(
+      /did not revoke/,
+    );
   });
 });
 

@@ -41,7 +41,9 @@ export function createImport({ jobs, transaction, sealer, clock, pluginOf, wake 
     }
     const id = newId();
     const sealedCredentials = sealer.seal(JSON.stringify(parsed.data), credentialsContext(id));
-    const job = await transaction((uow) => jobs.insert(uow, newImportJob({ id, scope: input.scope, provider: plugin.id, sealedCredentials, now: clock.now() })));
+    const job = await transaction((uow) =>
+      jobs.insert(uow, newImportJob({ id, scope: input.scope, provider: plugin.id, sealedCredentials, now: clock.now() })),
+    );
     wake(input.scope, job.id);
     return job;
   };

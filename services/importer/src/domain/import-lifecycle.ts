@@ -73,9 +73,22 @@ export function failImport({ writer, clock, log, revokeImportKey }: EndImportPor
  * Counts one payment method (once per job and business key) and finishes the job when it was the
  * last one. Called by the token.created consumer and by the import run for refused cards.
  */
-export type AccountForOutcome = (scope: Scope, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean) => Promise<void>;
+export type AccountForOutcome = (
+  scope: Scope,
+  jobId: string,
+  businessKey: string,
+  outcome: ImportOutcome,
+  reason: string | null,
+  withoutSecurityCode?: boolean,
+) => Promise<void>;
 
-export function accountForOutcome({ writer, completeIfAccountedFor }: { writer: ImportJobWriter; completeIfAccountedFor: CompleteIfAccountedFor }): AccountForOutcome {
+export function accountForOutcome({
+  writer,
+  completeIfAccountedFor,
+}: {
+  writer: ImportJobWriter;
+  completeIfAccountedFor: CompleteIfAccountedFor;
+}): AccountForOutcome {
   return async (scope, jobId, businessKey, outcome, reason, withoutSecurityCode = false) => {
     const job = await writer.recordOutcome(scope, jobId, businessKey, outcome, reason, withoutSecurityCode);
     if (job && job.state === 'running' && isAccountedFor(job)) await completeIfAccountedFor(scope, jobId);

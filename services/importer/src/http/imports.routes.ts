@@ -20,12 +20,16 @@ export interface ImportUseCases {
 
 /** /tokens/imports: automatic import jobs of the calling merchant, in its key's mode. */
 export function importRoutes(router: Router, { createImport, listImports, getImport }: ImportUseCases): void {
-  router.post('/tokens/imports', requireScope(SCOPES.merchant), answers(async (req) => {
-    const scope = scopeOfRequest(req);
-    const body = parseInput(createImportBody, req.body);
-    const job = await createImport({ scope, provider: body.provider, credentials: body[body.provider] });
-    return reply(201, toImportJobView(job));
-  }));
+  router.post(
+    '/tokens/imports',
+    requireScope(SCOPES.merchant),
+    answers(async (req) => {
+      const scope = scopeOfRequest(req);
+      const body = parseInput(createImportBody, req.body);
+      const job = await createImport({ scope, provider: body.provider, credentials: body[body.provider] });
+      return reply(201, toImportJobView(job));
+    }),
+  );
 
   router.get('/tokens/imports', requireScope(SCOPES.merchant), async (req, res) => {
     const page = await listImports(scopeOfRequest(req), parsePageQuery(req.query));

@@ -25,7 +25,10 @@ function scripted(answers: Answer[], random: () => number = () => 0.5) {
     lookahead: 1,
   };
   const call = (request: Partial<ProviderHttpRequest> = {}) =>
-    callPlatform(context, { url: 'https://platform.example/v1/x', method: 'GET', headers: {}, ...request }, new AbortController().signal, { errorOf: platformErrorOf, shouldRetryOf });
+    callPlatform(context, { url: 'https://platform.example/v1/x', method: 'GET', headers: {}, ...request }, new AbortController().signal, {
+      errorOf: platformErrorOf,
+      shouldRetryOf,
+    });
   return { requests, sleeps, call };
 }
 
@@ -70,7 +73,9 @@ describe('calling the platform with its retry rules', () => {
   });
 
   it('when the platform says Stripe-Should-Retry: true, then even a 409 is retried, with the same Idempotency-Key', async () => {
-    const platform = scripted([{ status: 409, headers: { 'stripe-should-retry': 'true' }, body: { error: { type: 'invalid_request_error', code: 'idempotency_key_in_use' } } }]);
+    const platform = scripted([
+      { status: 409, headers: { 'stripe-should-retry': 'true' }, body: { error: { type: 'invalid_request_error', code: 'idempotency_key_in_use' } } },
+    ]);
 
     await platform.call({ method: 'POST', headers: { 'idempotency-key': 'job:pm' } });
 
@@ -85,7 +90,7 @@ describe('calling the platform with its retry rules', () => {
     expect(platform.requests).toHaveLength(2);
   });
 
-  it('when a 4xx refusal comes, then it is not retried and carries the platform\'s code and param', async () => {
+  it("when a 4xx refusal comes, then it is not retried and carries the platform's code and param", async () => {
     const platform = scripted([{ status: 400, body: { error: { type: 'invalid_request_error', param: 'url', message: 'not enabled' } } }]);
 
     const error = await platform.call().catch((e: unknown) => e);

@@ -30,7 +30,12 @@ export interface PlatformCallOptions {
  * flight do not come back at the platform in step. The request, its headers (Idempotency-Key
  * included) unchanged, is sent again as it was. Never logs or echoes the request.
  */
-export async function callPlatform(context: ProviderContext, request: ProviderHttpRequest, signal: AbortSignal, options: PlatformCallOptions): Promise<PlatformAnswer> {
+export async function callPlatform(
+  context: ProviderContext,
+  request: ProviderHttpRequest,
+  signal: AbortSignal,
+  options: PlatformCallOptions,
+): Promise<PlatformAnswer> {
   const { retry } = context;
   let failures = 0;
   let rateLimited = 0;

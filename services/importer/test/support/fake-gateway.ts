@@ -120,7 +120,10 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       res.status(502).type('application/problem+json').json({ code: 'upstream_unavailable', status: 502 });
       return;
     }
-    res.status(answer.status).type(answer.headers.get('content-type') ?? 'application/json').send(text);
+    res
+      .status(answer.status)
+      .type(answer.headers.get('content-type') ?? 'application/json')
+      .send(text);
   });
 
   const server: RunningServer = await startHttpServer(app);

@@ -95,7 +95,11 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
     clock: systemClock,
     signer: new InternalTokenSigner('importer', importerPair.privateKeyPem),
     verifier: new InternalTokenVerifier('importer', { gateway: gatewayPair.publicKeyPem }),
-    serviceUrls: { ...(Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>), gateway: gateway.url, vault: vault.baseUrl },
+    serviceUrls: {
+      ...(Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>),
+      gateway: gateway.url,
+      vault: vault.baseUrl,
+    },
     publicBaseUrl: gateway.url,
   };
 

@@ -54,7 +54,12 @@ function isLocalTestReceiver(policy: ReceiverPolicy, url: string, mode: Mode): b
 
 /** Webhooks leave through the shared egress client: address checks at connect time, no redirects, timeouts. */
 export function createWebhookReceiverClient(options: WebhookReceiverClientOptions): WebhookTransport & { close(): Promise<void> } {
-  const common = { connectTimeoutMs: options.connectTimeoutMs, totalTimeoutMs: options.timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, connectionsPerOrigin: options.connectionsPerOrigin };
+  const common = {
+    connectTimeoutMs: options.connectTimeoutMs,
+    totalTimeoutMs: options.timeoutMs,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    connectionsPerOrigin: options.connectionsPerOrigin,
+  };
   const client: EgressClient = createEgressClient({ ...common, allowPrivate: options.allowPrivate, httpsOnly: !options.allowPrivate, proxy: options.proxy });
   // Test-mode endpoints on this machine (the service runs on loopback): http or https, loopback addresses only.
   const localClient: EgressClient = createEgressClient({ ...common, allowPrivate: false, httpsOnly: false, loopbackOnly: true });
@@ -63,20 +68,24 @@ export function createWebhookReceiverClient(options: WebhookReceiverClientOption
     // A client span per attempt (undici is not instrumented). No traceparent goes to the receiver: the
     // merchant's endpoint is outside the system, and the trace ends here.
     send: (request: OutgoingWebhook) =>
-      tracer.startActiveSpan('POST webhook', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': hostOf(request.url) } }, async (span): Promise<TransportResult> => {
-        try {
-          const response = await clientFor(request).request({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
-          span.setAttribute('http.response.status_code', response.status);
-          if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
-          return { kind: 'response', status: response.status, headers: response.headers };
-        } catch (error) {
-          const result = transportError(error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: result.kind === 'error' ? result.error : 'error' });
-          return result;
-        } finally {
-          span.end();
-        }
-      }),
+      tracer.startActiveSpan(
+        'POST webhook',
+        { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': hostOf(request.url) } },
+        async (span): Promise<TransportResult> => {
+          try {
+            const response = await clientFor(request).request({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
+            span.setAttribute('http.response.status_code', response.status);
+            if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+            return { kind: 'response', status: response.status, headers: response.headers };
+          } catch (error) {
+            const result = transportError(error);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: result.kind === 'error' ? result.error : 'error' });
+            return result;
+          } finally {
+            span.end();
+          }
+        },
+      ),
     close: async () => {
       await Promise.all([client.close(), localClient.close()]);
     },
@@ -144,7 +153,9 @@ function urlRefusal(error: EgressBlockedError, url: string, mode: Mode, policy: 
 function localReceiverHint(mode: Mode, policy: ReceiverPolicy): string {
   const ways =
     'Set WEBHOOK_ALLOW_PRIVATE_URLS=true on the service to allow http and private receivers (development only), or receive events without an endpoint: vaultline listen --forward-to <url>.';
-  if (mode === 'live') return `A live-mode endpoint is never a loopback receiver; a test key (sk_test_…) may register one while the service runs on loopback. ${ways}`;
-  if (!policy.loopbackInTestMode) return `Test-mode endpoints on localhost are accepted only while the service runs on loopback (HOST and PUBLIC_BASE_URL on loopback), which it does not. ${ways}`;
+  if (mode === 'live')
+    return `A live-mode endpoint is never a loopback receiver; a test key (sk_test_…) may register one while the service runs on loopback. ${ways}`;
+  if (!policy.loopbackInTestMode)
+    return `Test-mode endpoints on localhost are accepted only while the service runs on loopback (HOST and PUBLIC_BASE_URL on loopback), which it does not. ${ways}`;
   return ways;
 }

@@ -63,7 +63,7 @@ describe('EnabledEndpointsCache', () => {
     expect(loads).toEqual([MERCHANT, OTHER, MERCHANT]);
   });
 
-  it('when a merchant\'s test and live endpoints are read, then each mode has its own list, and a write to one mode leaves the other cached', async () => {
+  it("when a merchant's test and live endpoints are read, then each mode has its own list, and a write to one mode leaves the other cached", async () => {
     const { cache, loads } = setup();
 
     expect((await cache.get(MERCHANT, 200)).map((e) => e.id)).toEqual(['we_1']);

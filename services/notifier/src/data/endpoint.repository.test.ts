@@ -8,7 +8,10 @@ import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 const MERCHANT = { merchantId: 'merchant_a', mode: 'test' } as const;
 
 function endpoint(id: string, enabled = true): Omit<WebhookEndpoint, 'version'> {
-  return { id, merchant_id: MERCHANT.merchantId, mode: MERCHANT.mode, enabled, url: `https://example.com/${id}`, events: ['*'] } as unknown as Omit<WebhookEndpoint, 'version'>;
+  return { id, merchant_id: MERCHANT.merchantId, mode: MERCHANT.mode, enabled, url: `https://example.com/${id}`, events: ['*'] } as unknown as Omit<
+    WebhookEndpoint,
+    'version'
+  >;
 }
 
 describe('EndpointRepository with the enabled-endpoints cache', () => {

@@ -10,7 +10,14 @@ async function setup() {
   return { store, queue: new QueueRepository(store) };
 }
 
-const entry = (merchantId: string, dueAt: number) => ({ id: newId(), message_merchant_id: merchantId, mode: 'test' as const, endpoint_id: newId(), due_at: dueAt, claimed: false });
+const entry = (merchantId: string, dueAt: number) => ({
+  id: newId(),
+  message_merchant_id: merchantId,
+  mode: 'test' as const,
+  endpoint_id: newId(),
+  due_at: dueAt,
+  claimed: false,
+});
 
 describe('the delivery queue', () => {
   it('when entries of two merchants are queued, then each belongs to its merchant and the worker reads the due ones of both, oldest first', async () => {

@@ -27,8 +27,11 @@ export class QueueRepository {
   async waitingByEndpoint(limit: number): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     let after: string | undefined;
-    for (let read = 0; read < limit; ) {
-      const page = await this.collection.listAcrossMerchants({ due_at: { lte: Number.MAX_SAFE_INTEGER } }, { limit: Math.min(500, limit - read), order: 'asc', ...(after ? { after } : {}) });
+    for (let read = 0; read < limit;) {
+      const page = await this.collection.listAcrossMerchants(
+        { due_at: { lte: Number.MAX_SAFE_INTEGER } },
+        { limit: Math.min(500, limit - read), order: 'asc', ...(after ? { after } : {}) },
+      );
       for (const entry of page.items) counts.set(entry.endpoint_id, (counts.get(entry.endpoint_id) ?? 0) + 1);
       read += page.items.length;
       if (!page.has_more || !page.next_cursor) break;
@@ -56,5 +59,9 @@ export class QueueRepository {
  * assignTestModeToEarlierDocuments).
  */
 export function moveSystemScopedQueueEntries(store: DocumentStore): Promise<number> {
-  return moveOutOfSystemScope<QueueEntry>(store, QUEUE, ({ version: _version, ...entry }) => ({ ...entry, merchant_id: entry.message_merchant_id, mode: entry.mode ?? 'test' }));
+  return moveOutOfSystemScope<QueueEntry>(store, QUEUE, ({ version: _version, ...entry }) => ({
+    ...entry,
+    merchant_id: entry.message_merchant_id,
+    mode: entry.mode ?? 'test',
+  }));
 }

@@ -26,7 +26,13 @@ export function listDeliveries({ endpoints, messages }: FindDeliveriesPorts): Li
 /** Where one event went: its delivery to each endpoint (the Events page). The event must be the caller's. */
 export type ListEventDeliveries = (scope: Scope, eventId: string) => Promise<WebhookMessage[]>;
 
-export function listEventDeliveries({ events, messages }: { events: Pick<EventRepository, 'get'>; messages: Pick<MessageRepository, 'listForEvent'> }): ListEventDeliveries {
+export function listEventDeliveries({
+  events,
+  messages,
+}: {
+  events: Pick<EventRepository, 'get'>;
+  messages: Pick<MessageRepository, 'listForEvent'>;
+}): ListEventDeliveries {
   return async (scope, eventId) => {
     if (!(await events.get(scope, eventId))) throw new EventNotFoundError();
     return messages.listForEvent(scope, eventId);
@@ -68,7 +74,15 @@ export function replayDelivery({ endpoints, messages, queue, transaction, clock,
     if (entry?.claimed && entry.due_at > now.getTime()) throw new DeliveryInProgressError();
     const replayed = await transaction((uow) => {
       if (entry) queue.update(uow, { ...entry, claimed: false, due_at: now.getTime() });
-      else queue.insert(uow, { id: message.id, message_merchant_id: scope.merchantId, mode: scope.mode, endpoint_id: endpointId, due_at: now.getTime(), claimed: false });
+      else
+        queue.insert(uow, {
+          id: message.id,
+          message_merchant_id: scope.merchantId,
+          mode: scope.mode,
+          endpoint_id: endpointId,
+          due_at: now.getTime(),
+          claimed: false,
+        });
       return messages.update(uow, {
         ...message,
         status: 'pending',

@@ -39,7 +39,13 @@ export type ReportDeliveries = (
  * period, in their state now, per day and per endpoint, in the key's mode. One pass over the period's
  * messages (the period is bounded: MAX_REPORT_DAYS).
  */
-export function reportDeliveries({ messages, endpoints }: { messages: Pick<MessageRepository, 'listInPeriod'>; endpoints: Pick<EndpointRepository, 'get'> }): ReportDeliveries {
+export function reportDeliveries({
+  messages,
+  endpoints,
+}: {
+  messages: Pick<MessageRepository, 'listInPeriod'>;
+  endpoints: Pick<EndpointRepository, 'get'>;
+}): ReportDeliveries {
   return async (scope, period) => {
     const totals = emptyCounts();
     const byDay = new Map<string, Counts>();
@@ -52,7 +58,11 @@ export function reportDeliveries({ messages, endpoints }: { messages: Pick<Messa
       for (const counts of [totals, day, endpoint]) add(counts, message.status);
     }
     const rows = await Promise.all(
-      [...byEndpoint.entries()].map(async ([endpointId, counts]) => ({ endpoint_id: endpointId, url: (await endpoints.get(scope, endpointId))?.url ?? null, ...countsView(counts) })),
+      [...byEndpoint.entries()].map(async ([endpointId, counts]) => ({
+        endpoint_id: endpointId,
+        url: (await endpoints.get(scope, endpointId))?.url ?? null,
+        ...countsView(counts),
+      })),
     );
     return {
       object: 'webhook_delivery_report',

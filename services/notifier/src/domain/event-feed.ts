@@ -176,7 +176,9 @@ export function pollEvents({ feed, events, inFlight, clock, recheckMs }: PollEve
       const { below, upTo } = inFlight.horizon();
       const read = await feed.listAfter(scope, position, request.limit + 1);
       // In order: the first entry the reader may not answer yet ends the answer.
-      const held = read.findIndex((entry) => (below !== undefined && entry.id >= below) || ((upTo === undefined || entry.id > upTo) && inFlight.tookHere(entry.id)));
+      const held = read.findIndex(
+        (entry) => (below !== undefined && entry.id >= below) || ((upTo === undefined || entry.id > upTo) && inFlight.tookHere(entry.id)),
+      );
       const settled = held === -1 ? read : read.slice(0, held);
       const page = settled.slice(0, request.limit);
       const hasMore = settled.length > request.limit;
@@ -186,7 +188,14 @@ export function pollEvents({ feed, events, inFlight, clock, recheckMs }: PollEve
         cursor = page[page.length - 1]!.event_id;
       }
       if (wanted.length > 0 || hasMore) {
-        const byId = new Map((await events.getMany(scope, wanted.map((entry) => entry.event_id))).map((event) => [event.id, event]));
+        const byId = new Map(
+          (
+            await events.getMany(
+              scope,
+              wanted.map((entry) => entry.event_id),
+            )
+          ).map((event) => [event.id, event]),
+        );
         const found = wanted.map((entry) => byId.get(entry.event_id)).filter((event): event is MerchantEvent => event !== undefined);
         return { events: found, lastEventId: cursor, hasMore };
       }

@@ -115,7 +115,13 @@ export function updateEndpoint({ endpoints, transaction, clock, checkUrl }: Upda
 /** DELETE /webhook-endpoints/{id}. */
 export type DeleteEndpoint = (scope: Scope, id: string) => Promise<void>;
 
-export function deleteEndpoint({ endpoints, transaction }: { endpoints: Pick<EndpointRepository, 'get' | 'delete'>; transaction: TransactionRunner }): DeleteEndpoint {
+export function deleteEndpoint({
+  endpoints,
+  transaction,
+}: {
+  endpoints: Pick<EndpointRepository, 'get' | 'delete'>;
+  transaction: TransactionRunner;
+}): DeleteEndpoint {
   return async (scope, id) => {
     const current = await requireEndpoint(endpoints, scope, id);
     await transaction((uow) => endpoints.delete(uow, current));

@@ -56,7 +56,6 @@ export interface FeedRepository {
   insert(uow: UnitOfWork, entry: Omit<FeedEntry, 'version'>): FeedEntry;
 }
 
-
 export type { SecretSealer } from '@vaultline/crypto';
 
 export interface OutgoingWebhook {

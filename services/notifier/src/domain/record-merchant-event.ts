@@ -29,7 +29,16 @@ export interface RecordMerchantEventPorts {
  */
 export type RecordMerchantEvent = (uow: UnitOfWork, event: EventEnvelope & { type: MerchantEventType }) => Promise<QueueEntry[]>;
 
-export function recordMerchantEvent({ endpoints, events, appendToFeed, messages, queue, clock, firstAttemptDelayMs, maxEndpointsPerMerchant }: RecordMerchantEventPorts): RecordMerchantEvent {
+export function recordMerchantEvent({
+  endpoints,
+  events,
+  appendToFeed,
+  messages,
+  queue,
+  clock,
+  firstAttemptDelayMs,
+  maxEndpointsPerMerchant,
+}: RecordMerchantEventPorts): RecordMerchantEvent {
   return async (uow, event) => {
     const scope = scopeOfEvent(event);
     const data = mapEventData(event.type, event.data as never);

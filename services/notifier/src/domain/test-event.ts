@@ -33,7 +33,7 @@ export function sendTestEvent({ endpoints, events, messages, queue, transaction,
     if (!endpoint.enabled) throw new EndpointDisabledError();
     const now = clock.now();
     const eventId = newId();
-    const data = { endpoint_id: endpoint.id, url: endpoint.url, message: 'A test event: verify its signature with the endpoint\'s secret and answer 2xx.' };
+    const data = { endpoint_id: endpoint.id, url: endpoint.url, message: "A test event: verify its signature with the endpoint's secret and answer 2xx." };
     const payload = webhookBody({ type: TEST_EVENT_TYPE, occurred_at: now.toISOString(), livemode: scope.mode === 'live' }, data);
     const message = await transaction((uow) => {
       events.insert(uow, { id: eventId, merchant_id: scope.merchantId, mode: scope.mode, type: TEST_EVENT_TYPE, created_at: now.toISOString(), data });

@@ -24,7 +24,9 @@ async function setup() {
   const messages = new StoreMessageRepository(store);
   const queue = new QueueRepository(store);
   const sent: OutgoingWebhook[] = [];
-  const transport = { send: async (request: OutgoingWebhook): Promise<TransportResult> => (sent.push(request), { kind: 'response', status: 200, headers: {} }) };
+  const transport = {
+    send: async (request: OutgoingWebhook): Promise<TransportResult> => (sent.push(request), { kind: 'response', status: 200, headers: {} }),
+  };
   const now = clock.now().toISOString();
   await store.transaction((uow: UnitOfWork) =>
     endpoints.insert(uow, {
@@ -42,15 +44,31 @@ async function setup() {
     }),
   );
   await store.transaction((uow: UnitOfWork) =>
-    recordMerchantEvent({ endpoints, events: new StoreEventRepository(store), appendToFeed: () => undefined, messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 })(
-      uow,
-      { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', livemode: false, data: { token_id: 't1' } },
-    ),
+    recordMerchantEvent({
+      endpoints,
+      events: new StoreEventRepository(store),
+      appendToFeed: () => undefined,
+      messages,
+      queue,
+      clock,
+      firstAttemptDelayMs: 0,
+      maxEndpointsPerMerchant: 10,
+    })(uow, { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', livemode: false, data: { token_id: 't1' } }),
   );
   const transaction: TransactionRunner = (work) => store.transaction(work);
   const worker = () => ({
     claim: claimDeliveries({ queue, transaction, clock, leaseMs: 60_000 }),
-    attempt: attemptDelivery({ endpoints, messages, queue, transaction, sealer, transport, clock, policy: { scheduleMs: [0, 1_000], jitter: 0 }, logger: silent }),
+    attempt: attemptDelivery({
+      endpoints,
+      messages,
+      queue,
+      transaction,
+      sealer,
+      transport,
+      clock,
+      policy: { scheduleMs: [0, 1_000], jitter: 0 },
+      logger: silent,
+    }),
   });
   return { clock, queue, messages, sent, worker };
 }

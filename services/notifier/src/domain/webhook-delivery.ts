@@ -153,9 +153,7 @@ export function attemptDelivery(ports: AttemptDeliveryPorts): AttemptDelivery {
     for (let tries = 0; endpoint && endpoint.enabled && tries < 3; tries++) {
       const current: WebhookEndpoint = endpoint;
       try {
-        await transaction((uow) =>
-          endpoints.update(uow, { ...current, enabled: false, disabled_reason: 'gone', updated_at: clock.now().toISOString() }),
-        );
+        await transaction((uow) => endpoints.update(uow, { ...current, enabled: false, disabled_reason: 'gone', updated_at: clock.now().toISOString() }));
         logger.info({ endpoint_id: current.id, merchant_id: current.merchant_id }, 'webhook endpoint disabled after 410 Gone');
         return;
       } catch (error) {

@@ -29,14 +29,39 @@ describe('webhook payloads', () => {
       type: 'payment.captured',
       timestamp: event.occurred_at,
       livemode: true,
-      data: expect.objectContaining({ payment_id: 'pay_1', status: 'captured', amount: { requested: 1000, authorized: 1000, captured: 900 }, use_case: 'RECURRING', reference: 'order-7', credential_id: 'cred_1' }),
+      data: expect.objectContaining({
+        payment_id: 'pay_1',
+        status: 'captured',
+        amount: { requested: 1000, authorized: 1000, captured: 900 },
+        use_case: 'RECURRING',
+        reference: 'order-7',
+        credential_id: 'cred_1',
+      }),
     });
     expect(JSON.stringify(body)).not.toMatch(/4242424242424242/);
   });
 
-  it('when the consumer must authenticate (payment.action_required), then the webhook says so and carries the authentication, never the bank\'s address, form or the processor\'s return parameters', () => {
-    const payment = { payment_id: 'pay_1', status: 'processing' as const, amount: { requested: 1000 }, currency_code: 'EUR', use_case: 'ONE_OFF', reference: null, credential_id: null, initial_payment_id: null, flow: 'simulator_auto_capture', failure_reason: null, masked_account_number: '400000******3063' };
-    const action = { type: 'redirect' as const, url: 'https://acs.bank.example/challenge', method: 'POST' as const, data: { creq: 'secret-creq' }, return_parameters: ['redirectResult'] };
+  it("when the consumer must authenticate (payment.action_required), then the webhook says so and carries the authentication, never the bank's address, form or the processor's return parameters", () => {
+    const payment = {
+      payment_id: 'pay_1',
+      status: 'processing' as const,
+      amount: { requested: 1000 },
+      currency_code: 'EUR',
+      use_case: 'ONE_OFF',
+      reference: null,
+      credential_id: null,
+      initial_payment_id: null,
+      flow: 'simulator_auto_capture',
+      failure_reason: null,
+      masked_account_number: '400000******3063',
+    };
+    const action = {
+      type: 'redirect' as const,
+      url: 'https://acs.bank.example/challenge',
+      method: 'POST' as const,
+      data: { creq: 'secret-creq' },
+      return_parameters: ['redirectResult'],
+    };
     const data = mapEventData('payment.action_required', { ...payment, action });
     expect(data).toMatchObject({ payment_id: 'pay_1', status: 'processing', action: { type: 'consumer_authentication' } });
     expect(JSON.stringify(data)).not.toMatch(/acs\.bank|secret-creq|redirectResult/);
@@ -46,9 +71,23 @@ describe('webhook payloads', () => {
   });
 
   it('when a card attempt fails on the hosted page (payment.attempt_failed), then the webhook names the attempt, its reason and masked card, and the payment still processing', () => {
-    const payment = { payment_id: 'pay_3', status: 'processing' as const, amount: { requested: 1000 }, currency_code: 'EUR', use_case: 'ONE_OFF', reference: null, credential_id: null, initial_payment_id: null, flow: 'simulator_auto_capture', failure_reason: null, masked_account_number: null };
+    const payment = {
+      payment_id: 'pay_3',
+      status: 'processing' as const,
+      amount: { requested: 1000 },
+      currency_code: 'EUR',
+      use_case: 'ONE_OFF',
+      reference: null,
+      credential_id: null,
+      initial_payment_id: null,
+      flow: 'simulator_auto_capture',
+      failure_reason: null,
+      masked_account_number: null,
+    };
     const attempt = { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' };
-    expect(mapEventData('payment.attempt_failed', { ...payment, attempt })).toEqual(expect.objectContaining({ payment_id: 'pay_3', status: 'processing', attempt }));
+    expect(mapEventData('payment.attempt_failed', { ...payment, attempt })).toEqual(
+      expect.objectContaining({ payment_id: 'pay_3', status: 'processing', attempt }),
+    );
     expect(isMerchantEventType('checkout.session.abandoned')).toBe(false);
   });
 
@@ -97,11 +136,23 @@ describe('webhook payloads', () => {
       cancellation_reason: 'authorization_expired' as const,
     };
     expect(mapEventData('payment.canceled', payment)).toMatchObject({ status: 'canceled', cancellation_reason: 'authorization_expired' });
-    expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: { requested: 1000, captured: 1000, refunded: 400 } })).toMatchObject({ amount: { refunded: 400 } });
+    expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: { requested: 1000, captured: 1000, refunded: 400 } })).toMatchObject({
+      amount: { refunded: 400 },
+    });
     // A chargeback's hold and what the merchant keeps reach the webhook as they reach GET /payments/{id}.
     const disputedAmounts = { requested: 1000, authorized: 1000, captured: 1000, capturable: 0, refunded: 400, refund_pending: 0, disputed: 600, net: 0 };
     expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: disputedAmounts })).toMatchObject({ amount: disputedAmounts });
-    const refund = { refund_id: 'r1', payment_id: 'pay_3', amount: 400, currency_code: 'EUR', status: 'failed' as const, failure_reason: 'refund_failed', reason: 'duplicate' as const, reference: 'rma-1', livemode: false };
+    const refund = {
+      refund_id: 'r1',
+      payment_id: 'pay_3',
+      amount: 400,
+      currency_code: 'EUR',
+      status: 'failed' as const,
+      failure_reason: 'refund_failed',
+      reason: 'duplicate' as const,
+      reference: 'rma-1',
+      livemode: false,
+    };
     expect(mapEventData('refund.failed', refund)).toEqual({
       id: 'r1',
       object: 'refund',

@@ -13,7 +13,13 @@ type Mapper<D> = (data: D) => Record<string, unknown>;
  * masked account number is the most a payload carries. The token fingerprint (a keyed hash of the
  * PAN) stays internal: a hash next to a truncation could be correlated (PCI DSS 3.5.1).
  */
-const authenticationData = (a: NonNullable<DataOf<'payment.processing'>['authentication']>) => ({ type: a.type, version: a.version, status: a.status, eci: a.eci, liability_shift: a.liability_shift });
+const authenticationData = (a: NonNullable<DataOf<'payment.processing'>['authentication']>) => ({
+  type: a.type,
+  version: a.version,
+  status: a.status,
+  eci: a.eci,
+  liability_shift: a.liability_shift,
+});
 
 const declineData = (c: NonNullable<DataOf<'payment.failed'>['decline']>) => ({
   category: c.category,
@@ -38,7 +44,18 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
     ...(d.amount.net !== undefined ? { net: d.amount.net } : {}),
   },
   // A manual capture (payment.capturing, payment.captured, payment.capture_failed): which one and how it went.
-  ...(d.capture ? { capture: { sequence: d.capture.sequence, amount: d.capture.amount, final: d.capture.final, status: d.capture.status, failure_reason: d.capture.failure_reason, reference: d.capture.reference } } : {}),
+  ...(d.capture
+    ? {
+        capture: {
+          sequence: d.capture.sequence,
+          amount: d.capture.amount,
+          final: d.capture.final,
+          status: d.capture.status,
+          failure_reason: d.capture.failure_reason,
+          reference: d.capture.reference,
+        },
+      }
+    : {}),
   currency_code: d.currency_code,
   use_case: d.use_case,
   reference: d.reference,

@@ -20,7 +20,12 @@ const pollQuery = z.object({
     .string()
     .min(1)
     .max(2000)
-    .transform((value) => value.split(',').map((type) => type.trim()).filter((type) => type !== ''))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== ''),
+    )
     .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
   wait_seconds: z.coerce.number().int().min(0).max(MAX_POLL_WAIT_SECONDS).default(10),
@@ -41,10 +46,21 @@ export function eventRoutes(router: Router, { listEvents, getEvent, pollEvents, 
   // `after`, or empty after wait_seconds; a reader that hangs up stops the wait.
   router.get('/events/poll', merchantOnly, async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    const { after, type, limit, wait_seconds } = parseInput(pollQuery, { after: query.after, type: query.type, limit: query.limit, wait_seconds: query.wait_seconds });
+    const { after, type, limit, wait_seconds } = parseInput(pollQuery, {
+      after: query.after,
+      type: query.type,
+      limit: query.limit,
+      wait_seconds: query.wait_seconds,
+    });
     const hangUp = new AbortController();
     res.on('close', () => hangUp.abort());
-    const answer = await pollEvents(scopeOfRequest(req), { ...(after ? { after } : {}), ...(type ? { types: type } : {}), limit, waitMs: wait_seconds * 1000, signal: hangUp.signal });
+    const answer = await pollEvents(scopeOfRequest(req), {
+      ...(after ? { after } : {}),
+      ...(type ? { types: type } : {}),
+      limit,
+      waitMs: wait_seconds * 1000,
+      signal: hangUp.signal,
+    });
     if (hangUp.signal.aborted) return;
     res.json({ object: 'list', data: answer.events.map(toMerchantEventView), has_more: answer.hasMore, last_event_id: answer.lastEventId });
   });

@@ -18,7 +18,12 @@ const updateEndpointBody = z
   .refine((body) => Object.keys(body).length > 0, { message: 'Give at least one of url, events, description, enabled.' });
 const rotateSecretBody = z.strictObject({
   /** How long the replaced secret keeps signing; default WEBHOOK_SECRET_ROTATION_GRACE_MS. */
-  grace_period_seconds: z.number().int().min(0).max(7 * 86_400).optional(),
+  grace_period_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .optional(),
 });
 const deliveriesQuery = z.object({ status: z.enum(['pending', 'succeeded', 'failed']).optional() });
 
@@ -40,11 +45,15 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
   const { listDeliveries, getDelivery, replayDelivery } = useCases;
   const merchantOnly = requireScope(SCOPES.merchant);
 
-  router.post('/webhook-endpoints', merchantOnly, answers(async (req) => {
-    const input = parseInput(createEndpointBody, req.body);
-    const { endpoint, secret } = await createEndpoint(scopeOfRequest(req), input);
-    return reply(201, { ...toWebhookEndpointView(endpoint), secret });
-  }));
+  router.post(
+    '/webhook-endpoints',
+    merchantOnly,
+    answers(async (req) => {
+      const input = parseInput(createEndpointBody, req.body);
+      const { endpoint, secret } = await createEndpoint(scopeOfRequest(req), input);
+      return reply(201, { ...toWebhookEndpointView(endpoint), secret });
+    }),
+  );
 
   router.get('/webhook-endpoints', merchantOnly, async (req, res) => {
     const page = await listEndpoints(scopeOfRequest(req), parsePageQuery(req.query));
@@ -66,12 +75,16 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/webhook-endpoints/:id/rotate-secret', merchantOnly, answers(async (req) => {
-    const input = parseInput(rotateSecretBody, req.body ?? {});
-    const graceMs = input.grace_period_seconds === undefined ? undefined : input.grace_period_seconds * 1_000;
-    const rotated = await rotateEndpointSecret(scopeOfRequest(req), req.params.id as string, graceMs);
-    return reply(200, { ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
-  }));
+  router.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    merchantOnly,
+    answers(async (req) => {
+      const input = parseInput(rotateSecretBody, req.body ?? {});
+      const graceMs = input.grace_period_seconds === undefined ? undefined : input.grace_period_seconds * 1_000;
+      const rotated = await rotateEndpointSecret(scopeOfRequest(req), req.params.id as string, graceMs);
+      return reply(200, { ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
+    }),
+  );
 
   router.get('/webhook-endpoints/:id/deliveries', merchantOnly, async (req, res) => {
     const { status } = parseInput(deliveriesQuery, { status: (req.query as Record<string, unknown>).status });
@@ -83,14 +96,22 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
     res.json(toWebhookDeliveryView(await getDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string)));
   });
 
-  router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, answers(async (req) => {
-    const message = await replayDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string);
-    return reply(202, toWebhookDeliveryView(message));
-  }));
+  router.post(
+    '/webhook-endpoints/:id/deliveries/:deliveryId/replay',
+    merchantOnly,
+    answers(async (req) => {
+      const message = await replayDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string);
+      return reply(202, toWebhookDeliveryView(message));
+    }),
+  );
 
   /** "Send a test event": a webhook_endpoint.test event delivered to this endpoint only; answers its delivery, pending. */
-  router.post('/webhook-endpoints/:id/test-events', merchantOnly, answers(async (req) => {
-    const message = await useCases.sendTestEvent(scopeOfRequest(req), req.params.id as string);
-    return reply(202, toWebhookDeliveryView(message));
-  }));
+  router.post(
+    '/webhook-endpoints/:id/test-events',
+    merchantOnly,
+    answers(async (req) => {
+      const message = await useCases.sendTestEvent(scopeOfRequest(req), req.params.id as string);
+      return reply(202, toWebhookDeliveryView(message));
+    }),
+  );
 }

@@ -9,7 +9,14 @@ import type { MultipartBody, ProcessorBodyFormat, ProcessorHttpResponse } from '
 import { randomBytes } from 'node:crypto';
 
 /** One call of the forwarder's internal payments API, whatever carries it. */
-export type ForwardPayment = (call: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; format?: ForwardPaymentFormat; body: unknown }) => Promise<ForwardPaymentResponseDto>;
+export type ForwardPayment = (call: {
+  scope: Scope;
+  tokenId: string;
+  url: string;
+  headers: Record<string, string>;
+  format?: ForwardPaymentFormat;
+  body: unknown;
+}) => Promise<ForwardPaymentResponseDto>;
 
 /** In the embedded profile: the forwarder's API object, called with a token signed as for HTTP (audience forwarder, forward:payments, the mode). */
 export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): ForwardPayment {
@@ -74,7 +81,11 @@ export function multipartEncoded(body: MultipartBody): { body: Buffer; contentTy
   const quoted = (value: string) => value.replace(/["\\\r\n]/g, '_');
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(body.fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n`, 'utf8'), Buffer.from(value, 'utf8'), Buffer.from('\r\n', 'utf8'));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n`, 'utf8'),
+      Buffer.from(value, 'utf8'),
+      Buffer.from('\r\n', 'utf8'),
+    );
   }
   for (const file of body.files) {
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${file.content_type}\r\n\r\n`;
@@ -108,7 +119,12 @@ function parsed(text: string): unknown {
  * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
  */
 /** `forwardedHeaders`: the headers the plugins' manifests forward (lower case); the others of a request stay here. */
-export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck; forwardedHeaders: readonly string[] }): ProcessorTransport {
+export function createProcessorTransport(deps: {
+  forwardPayment: ForwardPayment;
+  egress: Pick<EgressClient, 'request'>;
+  assertHostServesMode: HostModeCheck;
+  forwardedHeaders: readonly string[];
+}): ProcessorTransport {
   const forwarded = new Set(deps.forwardedHeaders);
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
@@ -120,7 +136,12 @@ export function createProcessorTransport(deps: { forwardPayment: ForwardPayment;
     async send({ mode, url, method, headers, format, body }): Promise<ProcessorHttpResponse> {
       deps.assertHostServesMode(url, mode);
       const encoded = body === undefined ? null : encodedBody(format, body);
-      const response = await deps.egress.request({ url, method, headers: { ...headers, ...(encoded?.contentType ?? {}), 'accept-encoding': 'identity' }, ...(encoded ? { body: encoded.body } : {}) });
+      const response = await deps.egress.request({
+        url,
+        method,
+        headers: { ...headers, ...(encoded?.contentType ?? {}), 'accept-encoding': 'identity' },
+        ...(encoded ? { body: encoded.body } : {}),
+      });
       return { status: response.status, body: parsed(response.body.toString('utf8')) };
     },
   };

@@ -64,7 +64,12 @@ export const orchestratorCollections: CollectionSpec[] = [
   // GET /disputes?status=…; GET /reports/payments reads the disputes opened in a period, and those won in it.
   {
     name: DISPUTES,
-    indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }, { fields: ['created_at'] }, { fields: ['status', 'updated_at'] }],
+    indexes: [
+      { fields: ['processor', 'processor_reference'], unique: true },
+      { fields: ['payment_id'] },
+      { fields: ['created_at'] },
+      { fields: ['status', 'updated_at'] },
+    ],
   },
   // Authorization outcomes per processor, segment and time bucket (id derived from them); a window reads its buckets by start.
   { name: ROUTING_STATS, indexes: [{ fields: ['bucket_start'] }] },

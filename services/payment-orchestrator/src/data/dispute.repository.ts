@@ -18,7 +18,11 @@ export class StoreDisputeRepository implements DisputeRepository {
   }
 
   list(scope: Scope, filters: DisputeSearch, page: PageRequest): Promise<Page<Dispute>> {
-    return this.collection.list(scope, { ...(filters.status ? { status: filters.status } : {}), ...(filters.payment_id ? { payment_id: filters.payment_id } : {}) }, page);
+    return this.collection.list(
+      scope,
+      { ...(filters.status ? { status: filters.status } : {}), ...(filters.payment_id ? { payment_id: filters.payment_id } : {}) },
+      page,
+    );
   }
 
   listForPayment(scope: Scope, paymentId: string, page: PageRequest): Promise<Page<Dispute>> {

@@ -28,7 +28,7 @@ export class StoreFlowRepository implements FlowRepository {
 
   async list(scope: Scope): Promise<Flow[]> {
     const flows: Flow[] = [];
-    for (let after: string | undefined, more = true; more; ) {
+    for (let after: string | undefined, more = true; more;) {
       const page = await this.store.collection<FlowDocument>(FLOWS).list(scope, {}, { limit: PAGE, ...(after ? { after } : {}) });
       flows.push(...page.items.map((doc) => doc.flow));
       [after, more] = [page.next_cursor, page.has_more && page.next_cursor !== undefined];

@@ -9,7 +9,13 @@ type Doc = StoredDocument & Record<string, unknown>;
 const M = 'merchant_old';
 const TEST = { merchantId: M, mode: 'test' } as const;
 const LIVE = { merchantId: M, mode: 'live' } as const;
-const flowOn = (account: string) => ({ name: 'cards', capture_mode: 'manual', built_in: false, created_at: null, steps: [{ kind: 'authorization', processor: account, on_failure: 'stop', fallback: [] }] });
+const flowOn = (account: string) => ({
+  name: 'cards',
+  capture_mode: 'manual',
+  built_in: false,
+  created_at: null,
+  steps: [{ kind: 'authorization', processor: account, on_failure: 'stop', fallback: [] }],
+});
 
 /** A data directory as the version before modes left it: a live and a test payment, what they name, routing. */
 async function storeBeforeModes(store: DocumentStore): Promise<void> {
@@ -24,7 +30,11 @@ async function storeBeforeModes(store: DocumentStore): Promise<void> {
     next_run_at: '2026-11-20T00:00:00.000Z',
   });
   // Payments recorded their key's mode (a live one included) but sat in the merchant's one partition.
-  await insertWrittenBeforeModes<Doc>(store, PAYMENTS, [payment('pay_live', 'live', 'acct_live'), payment('pay_test', 'test', 'acct_test'), payment('pay_older', undefined, 'acct_test')]);
+  await insertWrittenBeforeModes<Doc>(store, PAYMENTS, [
+    payment('pay_live', 'live', 'acct_live'),
+    payment('pay_test', 'test', 'acct_test'),
+    payment('pay_older', undefined, 'acct_test'),
+  ]);
   await insertWrittenBeforeModes<Doc>(store, TRANSACTIONS, [
     { id: 'tx_live', merchant_id: M, payment_id: 'pay_live', sequence: 0 },
     { id: 'tx_test', merchant_id: M, payment_id: 'pay_test', sequence: 0 },
@@ -35,7 +45,9 @@ async function storeBeforeModes(store: DocumentStore): Promise<void> {
     { id: 'acct_test', merchant_id: M, processor: 'adyen', name: 'test account' },
   ]);
   await insertWrittenBeforeModes<Doc>(store, FLOWS, [{ id: 'flow_1', merchant_id: M, name: 'cards', flow: flowOn('acct_live') }]);
-  await insertWrittenBeforeModes<Doc>(store, FLOW_MATRICES, [{ id: 'matrix_1', merchant_id: M, matrix_version: 1, matrix: { version: 1, default_flow: 'cards', rules: [] } }]);
+  await insertWrittenBeforeModes<Doc>(store, FLOW_MATRICES, [
+    { id: 'matrix_1', merchant_id: M, matrix_version: 1, matrix: { version: 1, default_flow: 'cards', rules: [] } },
+  ]);
   // The worker's entries, in lockstep with their payments (version 1 each).
   await insertWrittenBeforeModes<Doc>(
     store,
@@ -44,7 +56,8 @@ async function storeBeforeModes(store: DocumentStore): Promise<void> {
   );
 }
 
-const idsIn = async (store: DocumentStore, collection: string, scope: typeof TEST | typeof LIVE) => (await store.collection<Doc>(collection).list(scope, {}, { limit: 50 })).items.map((doc) => doc.id).sort();
+const idsIn = async (store: DocumentStore, collection: string, scope: typeof TEST | typeof LIVE) =>
+  (await store.collection<Doc>(collection).list(scope, {}, { limit: 50 })).items.map((doc) => doc.id).sort();
 
 forEachStoreAdapter('orchestrator start-up migration to test and live', (open) => {
   it('when an old store is migrated, then live payments and what they name are live, the rest test, and live routing goes on as before', async () => {

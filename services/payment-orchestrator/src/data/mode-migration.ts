@@ -1,7 +1,19 @@
 import { newId, type Mode } from '@vaultline/core';
 import { assignMissingModes, relocateRecordedModes, SYSTEM_SCOPE, type DocumentStore, type StoredDocument } from '@vaultline/store';
 import type { Payment } from '../domain/payment/payment';
-import { CREDENTIALS, CUSTOMERS, FLOW_MATRICES, FLOWS, PAYMENT_METHODS, PAYMENT_REQUESTS, PAYMENT_SCHEDULE, PAYMENTS, PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS, TRANSACTIONS } from './collections';
+import {
+  CREDENTIALS,
+  CUSTOMERS,
+  FLOW_MATRICES,
+  FLOWS,
+  PAYMENT_METHODS,
+  PAYMENT_REQUESTS,
+  PAYMENT_SCHEDULE,
+  PAYMENTS,
+  PROCESSOR_ACCOUNTS,
+  PROCESSOR_NOTIFICATIONS,
+  TRANSACTIONS,
+} from './collections';
 import type { ScheduleEntry } from './payment.repository';
 
 type Doc = StoredDocument & Record<string, unknown>;
@@ -50,7 +62,14 @@ interface LiveFacts {
 
 /** What the live payments name: read once, across merchants. */
 async function liveFacts(store: DocumentStore): Promise<LiveFacts> {
-  const facts: LiveFacts = { merchants: new Set(), payments: new Set(), credentials: new Set(), paymentMethods: new Set(), customers: new Set(), accounts: new Set() };
+  const facts: LiveFacts = {
+    merchants: new Set(),
+    payments: new Set(),
+    credentials: new Set(),
+    paymentMethods: new Set(),
+    customers: new Set(),
+    accounts: new Set(),
+  };
   await eachAcrossMerchants<Payment & { version: number }>(store, PAYMENTS, { mode: 'live' }, (payment) => {
     facts.merchants.add(payment.merchant_id);
     facts.payments.add(payment.id);
@@ -100,7 +119,12 @@ async function realignSchedule(store: DocumentStore): Promise<void> {
   }
 }
 
-async function eachAcrossMerchants<T extends StoredDocument>(store: DocumentStore, collection: string, where: Record<string, string | null>, visit: (doc: T) => void): Promise<void> {
+async function eachAcrossMerchants<T extends StoredDocument>(
+  store: DocumentStore,
+  collection: string,
+  where: Record<string, string | null>,
+  visit: (doc: T) => void,
+): Promise<void> {
   let after: string | undefined;
   for (;;) {
     const page = await store.collection<T>(collection).listAcrossMerchants(where, { limit: PAGE, ...(after ? { after } : {}) });

@@ -56,7 +56,14 @@ export class StorePaymentRepository implements PaymentRepository {
 
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment {
     const inserted = uow.insert<Payment>(PAYMENTS, { ...payment, ...searchFieldsOf(payment) });
-    if (!isFinal(payment.status)) uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, owner_merchant_id: payment.merchant_id, owner_mode: payment.mode, due_at: payment.next_run_at });
+    if (!isFinal(payment.status))
+      uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, {
+        id: payment.id,
+        merchant_id: SYSTEM_SCOPE,
+        owner_merchant_id: payment.merchant_id,
+        owner_mode: payment.mode,
+        due_at: payment.next_run_at,
+      });
     return inserted;
   }
 
@@ -65,7 +72,15 @@ export class StorePaymentRepository implements PaymentRepository {
     // Unconditional: a payment moving from one final status to another (failed → captured, a late capture)
     // has no entry left; the payment's own compare-and-set guards the write.
     if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id);
-    else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, owner_mode: payment.mode, due_at: payment.next_run_at });
+    else
+      uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, {
+        id: payment.id,
+        merchant_id: SYSTEM_SCOPE,
+        version: payment.version,
+        owner_merchant_id: payment.merchant_id,
+        owner_mode: payment.mode,
+        due_at: payment.next_run_at,
+      });
     return updated;
   }
 }

@@ -53,7 +53,9 @@ export class StoreProcessorNotificationRepository implements ProcessorNotificati
   }
 
   async findActionEvent(scope: Scope, accountId: string, actionReference: string, kinds: readonly string[]): Promise<ProcessorNotificationRecord | null> {
-    const page = await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(scope, { account_id: accountId, capture_reference: actionReference, status: 'accepted' }, { limit: 10 });
+    const page = await this.store
+      .collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS)
+      .list(scope, { account_id: accountId, capture_reference: actionReference, status: 'accepted' }, { limit: 10 });
     // The first of the kinds, in the order given, that an event has.
     for (const kind of kinds) {
       const event = page.items.find((record) => record.kind === kind);

@@ -1,5 +1,13 @@
 import type { Clock, Scope } from '@vaultline/core';
-import { addToBuckets, bucketStart, rowKey, type AttemptRecord, type DecisionRecord, type RoutingStatsRepository, type RoutingStatsRow } from '../domain/routing/routing-stats';
+import {
+  addToBuckets,
+  bucketStart,
+  rowKey,
+  type AttemptRecord,
+  type DecisionRecord,
+  type RoutingStatsRepository,
+  type RoutingStatsRow,
+} from '../domain/routing/routing-stats';
 
 export interface RoutingStatsCacheOptions {
   /** How long a merchant's buckets are served from memory before they are read again (ROUTING_STATS_CACHE_MS); 0 turns the cache off. */

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError, everyItem, type DocumentStore, type ScopedDocument } from '@vaultline/store';
-import { addToBuckets, bucketStart, rowKey, type AttemptRecord, type DecisionRecord, type RoutingStatsRepository, type RoutingStatsRow } from '../domain/routing/routing-stats';
+import {
+  addToBuckets,
+  bucketStart,
+  rowKey,
+  type AttemptRecord,
+  type DecisionRecord,
+  type RoutingStatsRepository,
+  type RoutingStatsRow,
+} from '../domain/routing/routing-stats';
 import { ROUTING_STATS } from './collections';
 
 /** One processor in one segment in one time bucket, as stored. */
@@ -52,7 +60,9 @@ export class StoreRoutingStatsRepository implements RoutingStatsRepository {
               approved: before.approved + row.approved,
               declined: before.declined + row.declined,
               errors: before.errors + row.errors,
-              decisions: Object.fromEntries(Object.entries(row.decisions).map(([reason, count]) => [reason, (before.decisions[reason as keyof typeof before.decisions] ?? 0) + count])) as RoutingStatsRow['decisions'],
+              decisions: Object.fromEntries(
+                Object.entries(row.decisions).map(([reason, count]) => [reason, (before.decisions[reason as keyof typeof before.decisions] ?? 0) + count]),
+              ) as RoutingStatsRow['decisions'],
             });
           }
         });
@@ -66,7 +76,10 @@ export class StoreRoutingStatsRepository implements RoutingStatsRepository {
 }
 
 function idOf(scope: Scope, row: RoutingStatsRow): string {
-  return createHash('sha256').update(JSON.stringify([scope.merchantId, scope.mode, row.bucket_start, rowKey(row.processor, row.segment)])).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update(JSON.stringify([scope.merchantId, scope.mode, row.bucket_start, rowKey(row.processor, row.segment)]))
+    .digest('hex')
+    .slice(0, 40);
 }
 
 function rowOf(document: RoutingStatsDocument): RoutingStatsRow {

@@ -15,8 +15,14 @@ export class StoreTransactionRepository implements TransactionRepository {
     return page.items.sort((a, b) => a.sequence - b.sequence);
   }
 
-  listInPeriod(scope: Scope, filter: { kind: ProcessorTransaction['kind']; startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<ProcessorTransaction>> {
-    return this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(scope, { kind: filter.kind, created_at: { gte: filter.startsAt, lt: filter.endsBefore } }, page);
+  listInPeriod(
+    scope: Scope,
+    filter: { kind: ProcessorTransaction['kind']; startsAt: string; endsBefore: string },
+    page: PageRequest,
+  ): Promise<Page<ProcessorTransaction>> {
+    return this.store
+      .collection<ProcessorTransaction>(TRANSACTIONS)
+      .list(scope, { kind: filter.kind, created_at: { gte: filter.startsAt, lt: filter.endsBefore } }, page);
   }
 
   insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction {

@@ -33,26 +33,34 @@ export function afterSaleRoutes(router: Router, useCases: AfterSaleUseCases): vo
   const merchant = requireScope(SCOPES.merchant);
   const paymentId = (req: Request) => uuidParam(req, 'payment_id', () => new PaymentNotFound());
 
-  router.post('/payments/:payment_id/cancel', merchant, answers(async (req) => {
-    const id = paymentId(req);
-    const body = parseInput(cancelBody, req.body ?? {});
-    const payment = await useCases.cancelPayment(scopeOfRequest(req), { paymentId: id, reference: body.reference ?? null, requestKey: requestKeyOf(req) });
-    return reply(200, toAnyPaymentView(payment));
-  }));
+  router.post(
+    '/payments/:payment_id/cancel',
+    merchant,
+    answers(async (req) => {
+      const id = paymentId(req);
+      const body = parseInput(cancelBody, req.body ?? {});
+      const payment = await useCases.cancelPayment(scopeOfRequest(req), { paymentId: id, reference: body.reference ?? null, requestKey: requestKeyOf(req) });
+      return reply(200, toAnyPaymentView(payment));
+    }),
+  );
 
-  router.post('/payments/:payment_id/refunds', merchant, answers(async (req) => {
-    const id = paymentId(req);
-    const body = parseInput(refundBody, req.body ?? {});
-    const refund = await useCases.createRefund(scopeOfRequest(req), {
-      paymentId: id,
-      amount: body.amount ?? null,
-      currencyCode: body.currency_code ?? null,
-      reference: body.reference ?? null,
-      reason: body.reason ?? null,
-      requestKey: requestKeyOf(req),
-    });
-    return reply(201, toRefundView(refund));
-  }));
+  router.post(
+    '/payments/:payment_id/refunds',
+    merchant,
+    answers(async (req) => {
+      const id = paymentId(req);
+      const body = parseInput(refundBody, req.body ?? {});
+      const refund = await useCases.createRefund(scopeOfRequest(req), {
+        paymentId: id,
+        amount: body.amount ?? null,
+        currencyCode: body.currency_code ?? null,
+        reference: body.reference ?? null,
+        reason: body.reason ?? null,
+        requestKey: requestKeyOf(req),
+      });
+      return reply(201, toRefundView(refund));
+    }),
+  );
 
   router.get('/payments/:payment_id/refunds', merchant, async (req, res) => {
     const refunds = await useCases.listPaymentRefunds(scopeOfRequest(req), paymentId(req));
@@ -60,7 +68,14 @@ export function afterSaleRoutes(router: Router, useCases: AfterSaleUseCases): vo
   });
 
   router.get('/refunds/:refund_id', merchant, async (req, res) => {
-    res.json(toRefundView(await useCases.getRefund(scopeOfRequest(req), uuidParam(req, 'refund_id', () => new RefundNotFound()))));
+    res.json(
+      toRefundView(
+        await useCases.getRefund(
+          scopeOfRequest(req),
+          uuidParam(req, 'refund_id', () => new RefundNotFound()),
+        ),
+      ),
+    );
   });
 
   router.get('/refunds', merchant, async (req, res) => {

@@ -4,7 +4,14 @@ import { isUuid } from '@vaultline/core';
 import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { CustomerNotFound } from '../domain/customers/customer';
 import { PaymentMethodNotFound } from '../domain/customers/payment-method';
-import type { CreateCustomer, GetCustomer, GetPaymentMethod, ListCustomerPaymentMethods, ListCustomers, RevokePaymentMethod } from '../domain/customers/manage-customers';
+import type {
+  CreateCustomer,
+  GetCustomer,
+  GetPaymentMethod,
+  ListCustomerPaymentMethods,
+  ListCustomers,
+  RevokePaymentMethod,
+} from '../domain/customers/manage-customers';
 import { customerBody } from './earlier-payment.schemas';
 import { toCustomerView, toPaymentMethodView } from './earlier-payment.view';
 
@@ -29,10 +36,17 @@ const paymentMethodIdOf = (req: Request) => idOf(req, () => new PaymentMethodNot
 export function customerRoutes(router: Router, useCases: CustomerUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/customers', merchant, answers(async (req) => {
-    const body = parseInput(customerBody, req.body);
-    return reply(201, toCustomerView(await useCases.createCustomer(scopeOfRequest(req), { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })));
-  }));
+  router.post(
+    '/customers',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(customerBody, req.body);
+      return reply(
+        201,
+        toCustomerView(await useCases.createCustomer(scopeOfRequest(req), { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })),
+      );
+    }),
+  );
 
   router.get('/customers', merchant, async (req, res) => {
     res.json(listResponse(await useCases.listCustomers(scopeOfRequest(req), parsePageQuery(req.query)), toCustomerView));

@@ -1,8 +1,22 @@
 import { z } from 'zod';
 import { ValidationError } from '@vaultline/core';
 import { DISPUTE_STATUSES } from '../domain/disputes/dispute';
-import { contentMatchesType, type DisputeEvidence, type EvidenceFile, type EvidenceFileField, type EvidenceTextField } from '../domain/disputes/dispute-evidence';
-import { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_FILE_MAX_BYTES, EVIDENCE_TEXT_FIELDS, EVIDENCE_TEXT_MAX, EVIDENCE_TEXT_TOTAL_MAX, FRAUD_TYPES } from '@vaultline/contracts';
+import {
+  contentMatchesType,
+  type DisputeEvidence,
+  type EvidenceFile,
+  type EvidenceFileField,
+  type EvidenceTextField,
+} from '../domain/disputes/dispute-evidence';
+import {
+  EVIDENCE_CONTENT_TYPES,
+  EVIDENCE_FILE_FIELDS,
+  EVIDENCE_FILE_MAX_BYTES,
+  EVIDENCE_TEXT_FIELDS,
+  EVIDENCE_TEXT_MAX,
+  EVIDENCE_TEXT_TOTAL_MAX,
+  FRAUD_TYPES,
+} from '@vaultline/contracts';
 
 const paymentId = z.string().uuid({ message: 'must be a payment id.' });
 
@@ -27,7 +41,7 @@ export const earlyFraudWarningSearchQuery = z.object({
 /** The longest base64 text of a file within the limit (4 characters per 3 bytes, padded). */
 const BASE64_MAX = Math.ceil(EVIDENCE_FILE_MAX_BYTES / 3) * 4;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const processorCode = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be the processor\'s code (letters, digits, _ and -).' });
+const processorCode = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: "must be the processor's code (letters, digits, _ and -)." });
 
 const evidenceFile = z
   .object({
@@ -35,10 +49,16 @@ const evidenceFile = z
       .string()
       .min(1)
       .max(100)
-      .refine((name) => !/[/\\]/.test(name) && [...name].every((char) => char.charCodeAt(0) >= 0x20), { message: 'must be a file name without a path or control characters.' }),
+      .refine((name) => !/[/\\]/.test(name) && [...name].every((char) => char.charCodeAt(0) >= 0x20), {
+        message: 'must be a file name without a path or control characters.',
+      }),
     content_type: z.enum(EVIDENCE_CONTENT_TYPES),
     /** The file's bytes, base64 (standard alphabet, padded). */
-    data: z.string().min(4).max(BASE64_MAX, { message: `must be at most ${EVIDENCE_FILE_MAX_BYTES} bytes once decoded (base64 of at most ${BASE64_MAX} characters).` }).regex(BASE64, { message: 'must be base64 (standard alphabet, padded).' }),
+    data: z
+      .string()
+      .min(4)
+      .max(BASE64_MAX, { message: `must be at most ${EVIDENCE_FILE_MAX_BYTES} bytes once decoded (base64 of at most ${BASE64_MAX} characters).` })
+      .regex(BASE64, { message: 'must be base64 (standard alphabet, padded).' }),
     document_type: processorCode.optional(),
   })
   .strict();
@@ -73,16 +93,28 @@ export function evidenceOf(body: z.infer<typeof evidenceBody>): DisputeEvidence 
     text[name as EvidenceTextField] = value;
     characters += value.length;
   }
-  if (characters > EVIDENCE_TEXT_TOTAL_MAX) throw new ValidationError('evidence', `The text evidence of a dispute is at most ${EVIDENCE_TEXT_TOTAL_MAX} characters together; this is ${characters}.`);
+  if (characters > EVIDENCE_TEXT_TOTAL_MAX)
+    throw new ValidationError('evidence', `The text evidence of a dispute is at most ${EVIDENCE_TEXT_TOTAL_MAX} characters together; this is ${characters}.`);
   for (const name of EVIDENCE_FILE_FIELDS) {
     const file = given[name] as z.infer<typeof evidenceFile> | undefined;
     if (!file) continue;
     const content = Buffer.from(file.data, 'base64');
-    if (content.length > EVIDENCE_FILE_MAX_BYTES) throw new ValidationError(`evidence.${name}.data`, `evidence.${name}.data must be at most ${EVIDENCE_FILE_MAX_BYTES} bytes once decoded; it is ${content.length}.`);
-    if (!contentMatchesType(content, file.content_type)) throw new ValidationError(`evidence.${name}.data`, `evidence.${name}.data is not a ${file.content_type} file (its first bytes say otherwise).`);
-    files[name as EvidenceFileField] = { filename: file.filename, content_type: file.content_type, content, document_type: file.document_type ?? null } satisfies EvidenceFile;
+    if (content.length > EVIDENCE_FILE_MAX_BYTES)
+      throw new ValidationError(
+        `evidence.${name}.data`,
+        `evidence.${name}.data must be at most ${EVIDENCE_FILE_MAX_BYTES} bytes once decoded; it is ${content.length}.`,
+      );
+    if (!contentMatchesType(content, file.content_type))
+      throw new ValidationError(`evidence.${name}.data`, `evidence.${name}.data is not a ${file.content_type} file (its first bytes say otherwise).`);
+    files[name as EvidenceFileField] = {
+      filename: file.filename,
+      content_type: file.content_type,
+      content,
+      document_type: file.document_type ?? null,
+    } satisfies EvidenceFile;
   }
   const submit = body.submit ?? true;
-  if (!submit && Object.keys(text).length === 0 && Object.keys(files).length === 0) throw new ValidationError('evidence', 'Nothing to send: give evidence to stage, or submit (submit: true) what is staged.');
+  if (!submit && Object.keys(text).length === 0 && Object.keys(files).length === 0)
+    throw new ValidationError('evidence', 'Nothing to send: give evidence to stage, or submit (submit: true) what is staged.');
   return { text, files, defense_reason_code: body.defense_reason_code ?? null, submit };
 }

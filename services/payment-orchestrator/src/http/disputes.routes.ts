@@ -67,33 +67,45 @@ export function disputeRoutes(router: Router, useCases: DisputeUseCases): void {
     res.json(toDisputeView(await useCases.getDispute(scopeOfRequest(req), disputeId(req))));
   });
 
-  router.post('/disputes/:dispute_id/accept', merchant, answers(async (req) => {
-    const id = disputeId(req);
-    parseInput(acceptBody, req.body ?? {});
-    return reply(200, toDisputeView(await useCases.acceptDispute(scopeOfRequest(req), id)));
-  }));
+  router.post(
+    '/disputes/:dispute_id/accept',
+    merchant,
+    answers(async (req) => {
+      const id = disputeId(req);
+      parseInput(acceptBody, req.body ?? {});
+      return reply(200, toDisputeView(await useCases.acceptDispute(scopeOfRequest(req), id)));
+    }),
+  );
 
-  router.post('/disputes/:dispute_id/evidence', merchant, answers(async (req) => {
-    const id = disputeId(req);
-    const evidence = evidenceOf(parseInput(evidenceBody, req.body ?? {}));
-    return reply(200, toDisputeView(await useCases.submitDisputeEvidence(scopeOfRequest(req), id, evidence)));
-  }));
+  router.post(
+    '/disputes/:dispute_id/evidence',
+    merchant,
+    answers(async (req) => {
+      const id = disputeId(req);
+      const evidence = evidenceOf(parseInput(evidenceBody, req.body ?? {}));
+      return reply(200, toDisputeView(await useCases.submitDisputeEvidence(scopeOfRequest(req), id, evidence)));
+    }),
+  );
 
   router.get('/payments/:payment_id/disputes', merchant, async (req, res) => {
     const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
     res.json(listResponse(await useCases.listPaymentDisputes(scopeOfRequest(req), paymentId, parsePageQuery(req.query)), toDisputeView));
   });
 
-  router.post('/payments/:payment_id/test/dispute', merchant, answers(async (req) => {
-    const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
-    const body = parseInput(testDisputeBody, req.body ?? {});
-    const dispute = await useCases.openTestDispute(scopeOfRequest(req), {
-      paymentId,
-      status: (body.status ?? 'needs_response') as (typeof DISPUTE_STATUSES)[number],
-      reason: body.reason ?? 'fraudulent',
-      amount: body.amount ?? null,
-      evidenceDueBy: body.evidence_due_by ? new Date(body.evidence_due_by).toISOString() : null,
-    });
-    return reply(200, toDisputeView(dispute));
-  }));
+  router.post(
+    '/payments/:payment_id/test/dispute',
+    merchant,
+    answers(async (req) => {
+      const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
+      const body = parseInput(testDisputeBody, req.body ?? {});
+      const dispute = await useCases.openTestDispute(scopeOfRequest(req), {
+        paymentId,
+        status: (body.status ?? 'needs_response') as (typeof DISPUTE_STATUSES)[number],
+        reason: body.reason ?? 'fraudulent',
+        amount: body.amount ?? null,
+        evidenceDueBy: body.evidence_due_by ? new Date(body.evidence_due_by).toISOString() : null,
+      });
+      return reply(200, toDisputeView(dispute));
+    }),
+  );
 }

@@ -18,7 +18,11 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
   const earlier = payment.earlier!;
   const livemode = payment.mode === 'live';
   // A stored method (with its id) is a merchant object of the payment's mode; a card not stored is part of the payment.
-  const paymentMethod = earlier.payment_method ? { ...earlier.payment_method, livemode } : payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null;
+  const paymentMethod = earlier.payment_method
+    ? { ...earlier.payment_method, livemode }
+    : payment.source
+      ? { type: 'card', card: storedCardOf(payment.source) }
+      : null;
   return {
     id: payment.id,
     livemode,
@@ -42,7 +46,14 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
 }
 
 export function toCustomerView(customer: Customer): Record<string, unknown> {
-  return { id: customer.id, livemode: customer.mode === 'live', name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
+  return {
+    id: customer.id,
+    livemode: customer.mode === 'live',
+    name: customer.name,
+    email: customer.email,
+    metadata: customer.metadata ?? {},
+    created_at: customer.created_at,
+  };
 }
 
 /** The spec's shape (id, type, and card or npr_mandate) and livemode. */

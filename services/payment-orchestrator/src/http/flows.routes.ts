@@ -36,17 +36,23 @@ const flowStep = z
     /** Authorization steps only; their values are checked by the domain, so each problem names steps[i].on_decline[j]…. */
     strategy: z.string().max(32).optional(),
     weights: z.array(z.unknown()).max(6).optional(),
-    on_decline: z.array(z.strictObject({ categories: z.array(z.unknown()).max(10), action: z.unknown() })).max(20).optional(),
+    on_decline: z
+      .array(z.strictObject({ categories: z.array(z.unknown()).max(10), action: z.unknown() }))
+      .max(20)
+      .optional(),
   })
   .superRefine((step, context) => {
     if (step.processors && (step.processor !== undefined || step.fallback !== undefined)) {
       context.addIssue({ code: 'custom', path: ['processors'], message: 'Give processors, or processor (and fallback), not both.' });
     }
-    if (!step.processors && step.processor === undefined) context.addIssue({ code: 'custom', path: ['processor'], message: 'processor (or processors) is required.' });
+    if (!step.processors && step.processor === undefined)
+      context.addIssue({ code: 'custom', path: ['processor'], message: 'processor (or processors) is required.' });
   })
   // The engine reads every step as processor and fallback: a processors list is its first and the rest.
   .transform(({ processors, processor, fallback, ...rest }) =>
-    processors ? { ...rest, processor: processors[0]!, fallback: processors.slice(1), processors } : { ...rest, processor: processor!, fallback: fallback ?? [] },
+    processors
+      ? { ...rest, processor: processors[0]!, fallback: processors.slice(1), processors }
+      : { ...rest, processor: processor!, fallback: fallback ?? [] },
   );
 
 const flowBody = z.strictObject({
@@ -77,7 +83,10 @@ const explainBody = z.object({
   /** A draft matrix (PUT /flow-matrix's body) to explain instead of the saved one; nothing is saved. */
   matrix: matrixBody.optional(),
   /** The card's country of issue, for the routing segment (ISO 3166-1 alpha-2). */
-  country: z.string().regex(/^[A-Za-z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code.' }).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code.' })
+    .optional(),
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
@@ -90,18 +99,28 @@ const toFlowView = (flow: Flow, mode: Mode) => ({
   built_in: flow.built_in,
   created_at: flow.created_at,
 });
-const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({ livemode: mode === 'live', version: matrix.version, default_flow: matrix.default_flow, rules: matrix.rules, updated_at: matrix.updated_at });
+const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({
+  livemode: mode === 'live',
+  version: matrix.version,
+  default_flow: matrix.default_flow,
+  rules: matrix.rules,
+  updated_at: matrix.updated_at,
+});
 
 /** Merchant flows and the flow matrix (the rules that choose a payment's flow). */
 export function flowRoutes(router: Router, useCases: FlowUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/flows', merchant, answers(async (req) => {
-    // The routing fields' values (strategy, weights, on_decline) are the domain's to check: it names each problem's field.
-    const body = parseInput(flowBody, req.body) as NewFlow;
-    const scope = scopeOfRequest(req);
-    return reply(201, toFlowView(await useCases.createFlow(scope, body), scope.mode));
-  }));
+  router.post(
+    '/flows',
+    merchant,
+    answers(async (req) => {
+      // The routing fields' values (strategy, weights, on_decline) are the domain's to check: it names each problem's field.
+      const body = parseInput(flowBody, req.body) as NewFlow;
+      const scope = scopeOfRequest(req);
+      return reply(201, toFlowView(await useCases.createFlow(scope, body), scope.mode));
+    }),
+  );
 
   router.get('/flows', merchant, async (req, res) => {
     const scope = scopeOfRequest(req);
@@ -124,22 +143,31 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
     res.json(toMatrixView(await useCases.getFlowMatrix(scope), scope.mode));
   });
 
-  router.post('/flow-matrix/explain', merchant, answers(async (req) => {
-    const body = parseInput(explainBody, req.body);
-    const choice = await useCases.explainFlow(scopeOfRequest(req), {
-      use_case: body.use_case,
-      amount: body.amount,
-      currency_code: body.currency_code,
-      reference: body.reference ?? null,
-      scheme: body.scheme ?? null,
-      metadata: body.metadata ?? null,
-    }, body.matrix, { country: body.country ?? null });
-    return reply(200, {
-      flow: choice.flow,
-      rule: choice.rule,
-      matrix_version: choice.matrix_version,
-      // Which processor the flow's authorization step would take first for this payment, and why.
-      ...(choice.authorization ? { authorization: { strategy: choice.authorization.strategy, ...choiceView(choice.authorization) } } : {}),
-    });
-  }));
+  router.post(
+    '/flow-matrix/explain',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(explainBody, req.body);
+      const choice = await useCases.explainFlow(
+        scopeOfRequest(req),
+        {
+          use_case: body.use_case,
+          amount: body.amount,
+          currency_code: body.currency_code,
+          reference: body.reference ?? null,
+          scheme: body.scheme ?? null,
+          metadata: body.metadata ?? null,
+        },
+        body.matrix,
+        { country: body.country ?? null },
+      );
+      return reply(200, {
+        flow: choice.flow,
+        rule: choice.rule,
+        matrix_version: choice.matrix_version,
+        // Which processor the flow's authorization step would take first for this payment, and why.
+        ...(choice.authorization ? { authorization: { strategy: choice.authorization.strategy, ...choiceView(choice.authorization) } } : {}),
+      });
+    }),
+  );
 }

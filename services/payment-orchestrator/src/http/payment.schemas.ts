@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, isCurrencyCode, MAX_ALLOWED_ORIGINS, MAX_AMOUNT, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
+import {
+  allowedOriginOf,
+  checkoutLocaleOf,
+  isAllowedReturnUrl,
+  isCurrencyCode,
+  MAX_ALLOWED_ORIGINS,
+  MAX_AMOUNT,
+  MAX_CHECKOUT_DESCRIPTION_LENGTH,
+} from '@vaultline/contracts';
 import { isCalendarDate } from '../domain/credentials/credential';
 
 /** Minor units of the currency, a positive integer of at most twelve digits (MAX_AMOUNT; above it 422 amount_too_large). */
@@ -7,14 +15,20 @@ export const amount = z
   .number()
   .int()
   .positive()
-  .refine((value) => value <= MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT} (twelve digits, in minor units of the currency).`, params: { code: 'amount_too_large' } });
+  .refine((value) => value <= MAX_AMOUNT, {
+    message: `amount must be at most ${MAX_AMOUNT} (twelve digits, in minor units of the currency).`,
+    params: { code: 'amount_too_large' },
+  });
 export const currencyCode = z.string().refine(isCurrencyCode, { message: 'currency_code must be an ISO 4217 currency code in upper case, such as EUR.' });
 export const reference = z.string().min(1).max(255);
 export const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
   .refine((value) => Object.keys(value).length <= 20, { message: 'metadata holds at most 20 keys.' });
 const source = z.strictObject({ type: z.literal('vaultline') });
-export const returnUrl = z.string().max(2048).refine(isAllowedReturnUrl, { message: 'return_url must be an https URL (http only for localhost, 127.0.0.1 or [::1]).' });
+export const returnUrl = z
+  .string()
+  .max(2048)
+  .refine(isAllowedReturnUrl, { message: 'return_url must be an https URL (http only for localhost, 127.0.0.1 or [::1]).' });
 const allowedOrigin = z
   .string()
   .max(2048)
@@ -22,7 +36,10 @@ const allowedOrigin = z
     message: 'Each allowed origin must be an https origin such as https://shop.example (http only for localhost, 127.0.0.1 or [::1]; no path, no wildcard).',
   })
   .transform((value) => allowedOriginOf(value)!);
-export const allowedOrigins = z.array(allowedOrigin).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]);
+export const allowedOrigins = z
+  .array(allowedOrigin)
+  .max(MAX_ALLOWED_ORIGINS)
+  .transform((origins) => [...new Set(origins)]);
 /** The order line the hosted page shows under the amount. */
 export const description = z.string().trim().min(1).max(MAX_CHECKOUT_DESCRIPTION_LENGTH);
 /** The hosted page's language; without it the consumer's browser chooses. */
@@ -72,13 +89,12 @@ export const captureBody = z
 
 export const cancelBody = z.strictObject({ reference: reference.optional() });
 
-export const refundBody = z
-  .strictObject({
-    amount: amount.optional(),
-    currency_code: currencyCode.optional(),
-    reference: reference.optional(),
-    reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).optional(),
-  });
+export const refundBody = z.strictObject({
+  amount: amount.optional(),
+  currency_code: currencyCode.optional(),
+  reference: reference.optional(),
+  reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).optional(),
+});
 
 /** An ISO 8601 date-time with its offset (Z or ±hh:mm), compared as the UTC instant it names. */
 const isoInstant = z

@@ -16,7 +16,9 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     created_at: payment.created_at,
     ...(payment.credential_id !== null ? { credential_id: payment.credential_id } : {}),
     currency_code: payment.currency_code,
-    ...(payment.decision ? { flow: payment.decision.flow.name, flow_decision: { matrix_version: payment.decision.matrix_version, rule: payment.decision.rule } } : {}),
+    ...(payment.decision
+      ? { flow: payment.decision.flow.name, flow_decision: { matrix_version: payment.decision.matrix_version, rule: payment.decision.rule } }
+      : {}),
     ...(subsequent ? { initial_payment_id: payment.initial_payment_id } : {}),
     ...(payment.use_case === 'RECURRING' ? { recurring_expiry: payment.recurring_expiry, recurring_frequency: payment.recurring_frequency } : {}),
     reference: payment.reference,
@@ -39,7 +41,13 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
  */
 export function actionRequirementView(payment: Payment): Record<string, unknown> {
   if (!isConsumerPresent(payment.use_case) || !payment.session) return {};
-  return { action_requirement: { type: 'use_sdk', session_id: payment.session.id, ...(payment.session.checkout_url ? { checkout_url: payment.session.checkout_url } : {}) } };
+  return {
+    action_requirement: {
+      type: 'use_sdk',
+      session_id: payment.session.id,
+      ...(payment.session.checkout_url ? { checkout_url: payment.session.checkout_url } : {}),
+    },
+  };
 }
 
 /**

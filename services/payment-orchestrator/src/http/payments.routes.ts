@@ -36,61 +36,86 @@ function paymentIdOf(req: Request): string {
 export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/payments/one-off', merchant, answers(async (req) => {
-    const body = parseInput(oneOffBody, req.body);
-    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
-  }));
+  router.post(
+    '/payments/one-off',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(oneOffBody, req.body);
+      return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
+    }),
+  );
 
-  router.post('/payments/recurring', merchant, answers(async (req) => {
-    const body = parseInput(recurringBody, req.body);
-    const command = { ...initialCommand(req, body), useCase: 'RECURRING' as const, recurringFrequency: body.recurring_frequency, recurringExpiry: body.recurring_expiry };
-    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), command)));
-  }));
+  router.post(
+    '/payments/recurring',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(recurringBody, req.body);
+      const command = {
+        ...initialCommand(req, body),
+        useCase: 'RECURRING' as const,
+        recurringFrequency: body.recurring_frequency,
+        recurringExpiry: body.recurring_expiry,
+      };
+      return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), command)));
+    }),
+  );
 
-  router.post('/payments/unscheduled', merchant, answers(async (req) => {
-    const body = parseInput(unscheduledBody, req.body);
-    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
-  }));
+  router.post(
+    '/payments/unscheduled',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(unscheduledBody, req.body);
+      return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
+    }),
+  );
 
   for (const kind of ['RECURRING', 'UNSCHEDULED'] as const) {
-    router.post(`/payments/${kind.toLowerCase()}/:payment_id/subsequent`, merchant, answers(async (req) => {
-      // The test clock first: a malformed X-Test-Now is refused before the body is looked at.
-      const effectiveAt = testClockOf(req);
-      const initialPaymentId = paymentIdOf(req);
-      const body = parseInput(subsequentBody, req.body);
+    router.post(
+      `/payments/${kind.toLowerCase()}/:payment_id/subsequent`,
+      merchant,
+      answers(async (req) => {
+        // The test clock first: a malformed X-Test-Now is refused before the body is looked at.
+        const effectiveAt = testClockOf(req);
+        const initialPaymentId = paymentIdOf(req);
+        const body = parseInput(subsequentBody, req.body);
+        const scope = scopeOfRequest(req);
+        const payment = await useCases.createSubsequentPayment(scope, {
+          mode: modeOf(req),
+          kind,
+          initialPaymentId,
+          amount: body.amount,
+          currencyCode: body.currency_code,
+          reference: body.reference ?? null,
+          metadata: body.metadata ?? null,
+          authenticationPreference: body.authentication_preference,
+          effectiveAt,
+          requestKey: requestKeyOf(req),
+        });
+        useCases.runPayment(scope, payment.id);
+        return reply(200, toPaymentView(payment));
+      }),
+    );
+  }
+
+  router.post(
+    '/payments/:payment_id/capture',
+    merchant,
+    answers(async (req) => {
+      const paymentId = paymentIdOf(req);
+      const body = parseInput(captureBody, req.body ?? {});
       const scope = scopeOfRequest(req);
-      const payment = await useCases.createSubsequentPayment(scope, {
-        mode: modeOf(req),
-        kind,
-        initialPaymentId,
-        amount: body.amount,
-        currencyCode: body.currency_code,
+      const payment = await useCases.capturePayment(scope, {
+        paymentId,
         reference: body.reference ?? null,
-        metadata: body.metadata ?? null,
-        authenticationPreference: body.authentication_preference,
-        effectiveAt,
+        amount: body.amount ?? null,
+        currencyCode: body.currency_code ?? null,
+        finalCapture: body.final_capture ?? null,
         requestKey: requestKeyOf(req),
       });
       useCases.runPayment(scope, payment.id);
-      return reply(200, toPaymentView(payment));
-    }));
-  }
-
-  router.post('/payments/:payment_id/capture', merchant, answers(async (req) => {
-    const paymentId = paymentIdOf(req);
-    const body = parseInput(captureBody, req.body ?? {});
-    const scope = scopeOfRequest(req);
-    const payment = await useCases.capturePayment(scope, {
-      paymentId,
-      reference: body.reference ?? null,
-      amount: body.amount ?? null,
-      currencyCode: body.currency_code ?? null,
-      finalCapture: body.final_capture ?? null,
-      requestKey: requestKeyOf(req),
-    });
-    useCases.runPayment(scope, payment.id);
-    return reply(200, toAnyPaymentView(payment));
-  }));
+      return reply(200, toAnyPaymentView(payment));
+    }),
+  );
 
   router.get('/payments/:payment_id/transactions', merchant, async (req, res) => {
     const transactions = await useCases.listTransactions(scopeOfRequest(req), paymentIdOf(req));
@@ -108,7 +133,19 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   });
 }
 
-function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string>; description?: string; locale?: string }) {
+function initialCommand(
+  req: Request,
+  body: {
+    amount: number;
+    currency_code: string;
+    reference?: string;
+    return_url?: string;
+    allowed_origins?: string[];
+    metadata?: Record<string, string>;
+    description?: string;
+    locale?: string;
+  },
+) {
   return {
     mode: modeOf(req),
     merchantName: authOf(req).merchantName,

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
 import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
-import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/processor-accounts/manage-processor-accounts';
+import type {
+  CreateProcessorAccount,
+  DeleteProcessorAccount,
+  GetProcessorAccount,
+  ListProcessorAccounts,
+  UpdateProcessorAccount,
+} from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorAccountPolicy } from '../domain/processor-accounts/processor-account-ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
 
@@ -65,15 +71,23 @@ function accountId(raw: unknown): string {
 }
 
 /** A merchant's accounts at processors; flows name them in their steps. */
-export function processorAccountRoutes(router: Router, useCases: ProcessorAccountUseCases, policy: Pick<ProcessorAccountPolicy, 'processors' | 'settingsView'>): void {
+export function processorAccountRoutes(
+  router: Router,
+  useCases: ProcessorAccountUseCases,
+  policy: Pick<ProcessorAccountPolicy, 'processors' | 'settingsView'>,
+): void {
   const merchant = requireScope(SCOPES.merchant);
   const createInput = createBody(policy.processors());
   const view = (account: ProcessorAccount) => toProcessorAccountView(account, policy);
 
-  router.post('/processor-accounts', merchant, answers(async (req) => {
-    const body = parseInput(createInput, req.body);
-    return reply(201, view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
-  }));
+  router.post(
+    '/processor-accounts',
+    merchant,
+    answers(async (req) => {
+      const body = parseInput(createInput, req.body);
+      return reply(201, view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
+    }),
+  );
 
   router.get('/processor-accounts', merchant, async (req, res) => {
     res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(view) });

@@ -1,7 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import { BadRequestError, isUuid, UnauthorizedError } from '@vaultline/core';
 import { clientAddressOf } from '@vaultline/http';
-import { NotificationsRateLimited, type NotificationReceipt, type ReceiveProcessorNotification } from '../domain/processor-notifications/receive-processor-notification';
+import {
+  NotificationsRateLimited,
+  type NotificationReceipt,
+  type ReceiveProcessorNotification,
+} from '../domain/processor-notifications/receive-processor-notification';
 import { ProcessorAccountNotFound } from '../domain/processor-accounts/processor-account';
 import type { NotificationAnswer } from '../processors/processor-plugin';
 
@@ -26,7 +30,10 @@ export interface NotificationReceiver {
  * sender's address and the account are rate limited (429 with Retry-After: processors deliver again later).
  * An unknown processor, or an account of another processor, is 404.
  */
-export function processorNotificationRoutes(router: Router, { receive, receivers }: { receive: ReceiveProcessorNotification; receivers: (processor: string) => NotificationReceiver | undefined }): void {
+export function processorNotificationRoutes(
+  router: Router,
+  { receive, receivers }: { receive: ReceiveProcessorNotification; receivers: (processor: string) => NotificationReceiver | undefined },
+): void {
   router.post('/processor-notifications/:processor/:account_id', async (req: Request, res: Response) => {
     const processor = String(req.params.processor);
     const receiver = receivers(processor);
@@ -34,7 +41,13 @@ export function processorNotificationRoutes(router: Router, { receive, receivers
     const headers = Object.fromEntries(receiver.headers.map((name) => [name, req.get(name)]));
     let receipt: NotificationReceipt;
     try {
-      receipt = await receive({ processor, headers, accountId: accountId(req.params.account_id), rawBody: rawBody(req.body), clientAddress: clientAddressOf(req) });
+      receipt = await receive({
+        processor,
+        headers,
+        accountId: accountId(req.params.account_id),
+        rawBody: rawBody(req.body),
+        clientAddress: clientAddressOf(req),
+      });
     } catch (error) {
       if (error instanceof NotificationsRateLimited) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       throw error;

@@ -15,7 +15,10 @@ export const ROUTING_STATS_FILTERS = ['processor', 'scheme', 'country', 'currenc
 const statsQuery = z.strictObject({
   processor: z.string().min(1).max(64).optional(),
   scheme: z.string().min(1).max(32).optional(),
-  country: z.string().regex(/^([A-Za-z]{2}|unknown)$/, { message: 'country is an ISO 3166-1 alpha-2 code, or unknown.' }).optional(),
+  country: z
+    .string()
+    .regex(/^([A-Za-z]{2}|unknown)$/, { message: 'country is an ISO 3166-1 alpha-2 code, or unknown.' })
+    .optional(),
   currency_code: currencyCode.optional(),
   amount_band: z.enum(AMOUNT_BANDS).optional(),
   group_by: z.enum(['segment', 'processor']).default('segment'),

@@ -20,7 +20,18 @@ export function choiceView(choice: Omit<RoutingChoice, 'strategy'>): Record<stri
     detail: choice.detail,
     ...(choice.segment ? { segment: { ...choice.segment } } : {}),
     ...(choice.level ? { segment_level: choice.level } : {}),
-    ...(choice.rates ? { rates: choice.rates.map((rate) => ({ processor: rate.processor, attempts: rate.attempts, approved: rate.approved, declined: rate.declined, errors: rate.errors, authorization_rate: rate.rate })) } : {}),
+    ...(choice.rates
+      ? {
+          rates: choice.rates.map((rate) => ({
+            processor: rate.processor,
+            attempts: rate.attempts,
+            approved: rate.approved,
+            declined: rate.declined,
+            errors: rate.errors,
+            authorization_rate: rate.rate,
+          })),
+        }
+      : {}),
     ...(choice.weights ? { weights: choice.weights.map((entry) => ({ ...entry })) } : {}),
   };
 }

@@ -5,8 +5,17 @@ import { countPaymentStatuses } from './payment-status-metrics';
 
 /** The event data of payment pay_1 in `status` and `flow` (the rest does not matter here). */
 const payment = (status: EventData<typeof paymentProcessingV1>['status'], flow: string | null): EventData<typeof paymentProcessingV1> => ({
-  payment_id: 'pay_1', status, flow, amount: { requested: 1_000 }, currency_code: 'EUR', use_case: 'one_off',
-  reference: null, credential_id: null, initial_payment_id: null, failure_reason: null, masked_account_number: null,
+  payment_id: 'pay_1',
+  status,
+  flow,
+  amount: { requested: 1_000 },
+  currency_code: 'EUR',
+  use_case: 'one_off',
+  reference: null,
+  credential_id: null,
+  initial_payment_id: null,
+  failure_reason: null,
+  masked_account_number: null,
 });
 
 describe('payments by status and flow', () => {
@@ -18,12 +27,19 @@ describe('payments by status and flow', () => {
       eventMessage(paymentProcessingV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('processing', null) }),
       eventMessage(paymentCapturedV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('captured', 'cards-eu') }),
       eventMessage(paymentCapturedV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('captured', 'simulator_manual_capture') }),
-      { topic: 'vault.tokens', key: 'tok_1', value: '{"type":"token.created","data":{"token_id":"tok_1","status":"active"}}', headers: { 'event-type': 'token.created' } },
+      {
+        topic: 'vault.tokens',
+        key: 'tok_1',
+        value: '{"type":"token.created","data":{"token_id":"tok_1","status":"active"}}',
+        headers: { 'event-type': 'token.created' },
+      },
     ]);
 
     const text = await registry.render();
     expect(text).toContain('vaultline_payments_total{service="payment-orchestrator",status="processing",flow="none"} 1');
-    expect(text).toContain(`vaultline_payments_total{service="payment-orchestrator",status="captured",flow="${hashedBucket('cards-eu', FLOW_BUCKETS, 'custom-')}"} 1`);
+    expect(text).toContain(
+      `vaultline_payments_total{service="payment-orchestrator",status="captured",flow="${hashedBucket('cards-eu', FLOW_BUCKETS, 'custom-')}"} 1`,
+    );
     expect(text).toContain('vaultline_payments_total{service="payment-orchestrator",status="captured",flow="simulator_manual_capture"} 1');
     expect(text).not.toContain('cards-eu');
     expect(text).not.toContain('active');
@@ -33,7 +49,11 @@ describe('payments by status and flow', () => {
     const registry = new MetricsRegistry();
     const count = countPaymentStatuses(registry.forService('payment-orchestrator'));
 
-    count(Array.from({ length: 500 }, (_, index) => eventMessage(paymentCapturedV1, { scope: { merchantId: `m_${index % 7}`, mode: 'test' }, data: payment('captured', `flow-${index}`) })));
+    count(
+      Array.from({ length: 500 }, (_, index) =>
+        eventMessage(paymentCapturedV1, { scope: { merchantId: `m_${index % 7}`, mode: 'test' }, data: payment('captured', `flow-${index}`) }),
+      ),
+    );
 
     const flows = new Set([...(await registry.render()).matchAll(/vaultline_payments_total\{[^}]*flow="([^"]+)"/g)].map((match) => match[1]));
     expect(flows.size).toBe(FLOW_BUCKETS);

@@ -36,7 +36,10 @@ export function accountPolicy(plugins: ProcessorPlugins): ProcessorAccountPolicy
     },
     settingsView(processor, settings) {
       // The settings its manifest lists (and its plugin's extra ones), each with its default when the account has none.
-      const defaults = { ...Object.fromEntries((plugins[processor]?.manifest.settings ?? []).map((setting) => [setting.name, setting.default])), ...plugins[processor]?.extraSettings };
+      const defaults = {
+        ...Object.fromEntries((plugins[processor]?.manifest.settings ?? []).map((setting) => [setting.name, setting.default])),
+        ...plugins[processor]?.extraSettings,
+      };
       return { ...defaults, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) } as typeof settings;
     },
     paymentsUrl(processor, baseUrl) {

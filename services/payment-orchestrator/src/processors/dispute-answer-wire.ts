@@ -14,17 +14,26 @@ function quote(message: string): string {
  */
 export function disputeAnswerOutcome(response: ProcessorHttpResponse, processor: string, messageOf: (body: unknown) => string | null): DisputeActionOutcome {
   if (response.status >= 200 && response.status < 300) return { status: 'succeeded' };
-  if (response.status >= 500 || response.status === 408 || response.status === 429) return { status: 'error', failure_reason: response.status === 429 ? 'processor_rate_limited' : 'processor_unavailable' };
-  if (response.status === 401 || response.status === 403) return { status: 'refused', detail: `${processor} refused the processor account's credentials (HTTP ${response.status}).` };
+  if (response.status >= 500 || response.status === 408 || response.status === 429)
+    return { status: 'error', failure_reason: response.status === 429 ? 'processor_rate_limited' : 'processor_unavailable' };
+  if (response.status === 401 || response.status === 403)
+    return { status: 'refused', detail: `${processor} refused the processor account's credentials (HTTP ${response.status}).` };
   const message = messageOf(response.body);
-  return { status: 'refused', detail: message ? `${processor} answered HTTP ${response.status}: ${quote(message)}` : `${processor} answered HTTP ${response.status}.` };
+  return {
+    status: 'refused',
+    detail: message ? `${processor} answered HTTP ${response.status}: ${quote(message)}` : `${processor} answered HTTP ${response.status}.`,
+  };
 }
 
 /** The first evidence file whose format the processor does not take, as an `unsupported` outcome; null when it takes them all. */
 export function unsupportedFileType(evidence: DisputeEvidence, processor: string, accepted: readonly EvidenceContentType[]): DisputeActionOutcome | null {
   for (const [name, file] of Object.entries(evidence.files)) {
     if (file && !accepted.includes(file.content_type)) {
-      return { status: 'unsupported', field: `evidence.${name}.content_type`, detail: `${processor} takes evidence files as ${accepted.join(', ')}; evidence.${name} is ${file.content_type}.` };
+      return {
+        status: 'unsupported',
+        field: `evidence.${name}.content_type`,
+        detail: `${processor} takes evidence files as ${accepted.join(', ')}; evidence.${name} is ${file.content_type}.`,
+      };
     }
   }
   return null;
@@ -40,12 +49,18 @@ export function toEvidenceFileUpload(path: string, headers: Record<string, strin
     path,
     headers,
     format: 'multipart',
-    body: { fields: { purpose: 'dispute_evidence' }, files: [{ name: 'file', filename: file.filename, content_type: file.content_type, content: file.content }] },
+    body: {
+      fields: { purpose: 'dispute_evidence' },
+      files: [{ name: 'file', filename: file.filename, content_type: file.content_type, content: file.content }],
+    },
   };
 }
 
 /** The uploaded file's id (`id` of the answer), or the outcome that stops the answer (a refusal, an error). */
-export function uploadedFileId(response: ProcessorHttpResponse, outcomeOf: (response: ProcessorHttpResponse) => DisputeActionOutcome): { id: string } | DisputeActionOutcome {
+export function uploadedFileId(
+  response: ProcessorHttpResponse,
+  outcomeOf: (response: ProcessorHttpResponse) => DisputeActionOutcome,
+): { id: string } | DisputeActionOutcome {
   const outcome = outcomeOf(response);
   if (outcome.status !== 'succeeded') return outcome;
   const id = text(field(response.body, 'id'));

@@ -3,7 +3,7 @@ import { hostModeCheck } from './processor-destinations';
 
 const assertHostServesMode = hostModeCheck(PROCESSOR_DESTINATIONS);
 
-describe('the egress check of a payment\'s later calls (captures, voids, refunds, status reads)', () => {
+describe("the egress check of a payment's later calls (captures, voids, refunds, status reads)", () => {
   it.each([
     ['test', 'https://abc123-checkout-live.adyenpayments.com/checkout/v69/payments/PSP/captures'],
     ['test', 'https://api.checkout.com/payments/pay_1/captures'],
@@ -22,7 +22,7 @@ describe('the egress check of a payment\'s later calls (captures, voids, refunds
     ['live', 'https://psp.operator-allowed.example/v69/payments/PSP/captures'],
     ['test', 'https://api.stripe.com/v1/payment_intents/pi_1/capture'],
     ['live', 'https://api.stripe.com/v1/payment_intents/pi_1/capture'],
-  ] as const)('when a %s payment calls %s (its own mode\'s host, or one of neither list), then it may go', (mode, url) => {
+  ] as const)("when a %s payment calls %s (its own mode's host, or one of neither list), then it may go", (mode, url) => {
     expect(() => assertHostServesMode(url, mode)).not.toThrow();
   });
 });

@@ -4,7 +4,8 @@ import type { ProcessorDestinationCheck } from '../domain/processor-accounts/pro
 import type { ProcessorPlugins } from './processor-plugin';
 
 /** Every destination the plugins' manifests name (the catalog the forwarder allows as well). */
-export const destinationsOfPlugins = (plugins: ProcessorPlugins): ProcessorDestination[] => Object.values(plugins).flatMap((plugin) => destinationsOfManifest(plugin.manifest));
+export const destinationsOfPlugins = (plugins: ProcessorPlugins): ProcessorDestination[] =>
+  Object.values(plugins).flatMap((plugin) => destinationsOfManifest(plugin.manifest));
 
 /**
  * Whether a processor account's payments URL is a destination the forwarder allows: a payments entry of
@@ -13,7 +14,9 @@ export const destinationsOfPlugins = (plugins: ProcessorPlugins): ProcessorDesti
  * processor account reaches only what the operator allowed.
  */
 export function processorDestinationCheck(plugins: ProcessorPlugins, extraDestinations: readonly string[]): ProcessorDestinationCheck {
-  const payments = destinationsOfPlugins(plugins).filter((entry) => entry.purpose === 'payments').map((entry) => entry.url);
+  const payments = destinationsOfPlugins(plugins)
+    .filter((entry) => entry.purpose === 'payments')
+    .map((entry) => entry.url);
   return async (_merchantId, paymentsUrl) => extraDestinations.includes(paymentsUrl) || payments.some((pattern) => urlMatchesDestination(pattern, paymentsUrl));
 }
 
@@ -27,7 +30,9 @@ export type HostModeCheck = (url: string, mode: Mode) => void;
  * lists (an operator-allowed base URL, a stand-in) are the account's own.
  */
 export function hostModeCheck(destinations: readonly ProcessorDestination[]): HostModeCheck {
-  const hostsOf = (mode: Mode): string[] => [...new Set(destinations.filter((entry) => entry.mode === mode).map((entry) => destinationPattern(entry.url).host))];
+  const hostsOf = (mode: Mode): string[] => [
+    ...new Set(destinations.filter((entry) => entry.mode === mode).map((entry) => destinationPattern(entry.url).host)),
+  ];
   const hosts: Record<Mode, readonly string[]> = { test: hostsOf('test'), live: hostsOf('live') };
   return (url, mode) => {
     const { hostname, host } = new URL(url);

@@ -4,7 +4,16 @@ import { withAmounts } from './processor-directory';
 
 class ClassConnection {
   readonly id = 'made-up';
-  readonly capabilities = { authorize: true, capture: true, partialCapture: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: false, modes: ['test'] as const };
+  readonly capabilities = {
+    authorize: true,
+    capture: true,
+    partialCapture: false,
+    authentication3ri: false,
+    authentication3ds: false,
+    risk: false,
+    explicitUnscheduledMit: false,
+    modes: ['test'] as const,
+  };
   authorize() {
     return Promise.resolve({ status: 'succeeded' as const, processor_reference: 'r1' });
   }
@@ -16,7 +25,7 @@ class ClassConnection {
   }
 }
 
-describe('a connection with its plugin\'s amounts', () => {
+describe("a connection with its plugin's amounts", () => {
   it('when a plugin opens a class instance, then the connection carries the amounts and keeps its methods', async () => {
     const connection = withAmounts(new ClassConnection() as unknown as ProcessorConnection, { ...ISO_AMOUNTS, processor: 'Made-up' });
     expect(connection.amounts?.processor).toBe('Made-up');

@@ -1,4 +1,11 @@
-import type { CaptureOutcome, NotifiedEvent, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processor-port/processor-port';
+import type {
+  CaptureOutcome,
+  NotifiedEvent,
+  RefundOutcome,
+  ProcessorConnection,
+  ProcessorDirectory,
+  Processors,
+} from '../domain/processor-port/processor-port';
 import type { Clock, Scope } from '@vaultline/core';
 import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
 import type { ProcessorAccountRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
@@ -30,7 +37,11 @@ export interface ProcessorDirectoryDeps {
  */
 export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirectory {
   return async (scope, mode, notified) => {
-    const accounts = new Map((await deps.accounts.list(scope, deps.maxAccountsPerMerchant)).filter((account) => deps.plugins[account.processor]).map((account) => [account.id, account]));
+    const accounts = new Map(
+      (await deps.accounts.list(scope, deps.maxAccountsPerMerchant))
+        .filter((account) => deps.plugins[account.processor])
+        .map((account) => [account.id, account]),
+    );
     const opened = new Map<string, ProcessorConnection | undefined>();
     const open = (account: ProcessorAccount): ProcessorConnection | undefined => {
       const plugin = deps.plugins[account.processor]!;
@@ -41,7 +52,10 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       try {
         const { base_url, explicit_unscheduled: _builtInOnly, ...settings } = account.settings;
         const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url, mode, settings });
-        return withAmounts(plugin.open(options, { clock: deps.clock, transport: deps.transport, ...settlementsOf(deps, scope, account.id, notified) }), plugin.amounts);
+        return withAmounts(
+          plugin.open(options, { clock: deps.clock, transport: deps.transport, ...settlementsOf(deps, scope, account.id, notified) }),
+          plugin.amounts,
+        );
       } catch {
         // Never log or rethrow: the error could quote the credentials.
         return undefined;
@@ -67,13 +81,21 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
  * the one handed over with the directory when it names this account and the reference (it was just verified
  * and recorded), else the recorded ones.
  */
-function settlementsOf(deps: ProcessorDirectoryDeps, scope: Scope, accountId: string, notified: NotifiedEvent | undefined): Pick<ProcessorContext, 'captureSettlement' | 'refundSettlement'> {
-  const handed = (kinds: readonly string[], matches: (event: NotifiedEvent) => boolean) => (notified && notified.account_id === accountId && kinds.includes(notified.kind) && matches(notified) ? notified : null);
+function settlementsOf(
+  deps: ProcessorDirectoryDeps,
+  scope: Scope,
+  accountId: string,
+  notified: NotifiedEvent | undefined,
+): Pick<ProcessorContext, 'captureSettlement' | 'refundSettlement'> {
+  const handed = (kinds: readonly string[], matches: (event: NotifiedEvent) => boolean) =>
+    notified && notified.account_id === accountId && kinds.includes(notified.kind) && matches(notified) ? notified : null;
   return {
     async captureSettlement(reference): Promise<CaptureOutcome | null> {
       const event =
-        handed(['capture_succeeded', 'capture_failed'], (candidate) => candidate.capture_reference === reference || candidate.processor_reference === reference) ??
-        (await deps.notifications.findCaptureEvent(scope, accountId, reference));
+        handed(
+          ['capture_succeeded', 'capture_failed'],
+          (candidate) => candidate.capture_reference === reference || candidate.processor_reference === reference,
+        ) ?? (await deps.notifications.findCaptureEvent(scope, accountId, reference));
       if (!event) return null;
       return event.kind === 'capture_succeeded'
         ? { status: 'succeeded', processor_reference: event.capture_reference ?? reference }
@@ -81,9 +103,13 @@ function settlementsOf(deps: ProcessorDirectoryDeps, scope: Scope, accountId: st
     },
     async refundSettlement(reference): Promise<RefundOutcome | null> {
       // A failure (declined, or reversed after a success) outweighs a success of the same refund.
-      const event = handed(['refund_failed', 'refund_succeeded'], (candidate) => candidate.capture_reference === reference) ?? (await deps.notifications.findActionEvent(scope, accountId, reference, ['refund_failed', 'refund_succeeded']));
+      const event =
+        handed(['refund_failed', 'refund_succeeded'], (candidate) => candidate.capture_reference === reference) ??
+        (await deps.notifications.findActionEvent(scope, accountId, reference, ['refund_failed', 'refund_succeeded']));
       if (!event) return null;
-      return event.kind === 'refund_succeeded' ? { status: 'succeeded', processor_reference: reference } : { status: 'failed', failure_reason: event.failure_reason ?? 'refund_failed', processor_reference: reference };
+      return event.kind === 'refund_succeeded'
+        ? { status: 'succeeded', processor_reference: reference }
+        : { status: 'failed', failure_reason: event.failure_reason ?? 'refund_failed', processor_reference: reference };
     },
   };
 }
@@ -91,5 +117,7 @@ function settlementsOf(deps: ProcessorDirectoryDeps, scope: Scope, accountId: st
 /** The connection with its plugin's amounts, so the engine checks an amount against them before sending it. */
 export function withAmounts(connection: ProcessorConnection, amounts: ProcessorAmounts | undefined): ProcessorConnection {
   // A copy that keeps the connection's prototype: a plugin may open a class instance, whose methods a spread would drop.
-  return amounts && !connection.amounts ? Object.assign(Object.create(Object.getPrototypeOf(connection) as object) as ProcessorConnection, connection, { amounts }) : connection;
+  return amounts && !connection.amounts
+    ? Object.assign(Object.create(Object.getPrototypeOf(connection) as object) as ProcessorConnection, connection, { amounts })
+    : connection;
 }

@@ -20,8 +20,7 @@ export interface ProcessorContext {
 
 /** What the processor is answered once a notification was read: an answer, or a refusal (a problem). */
 export type NotificationAnswer =
-  | { status: 200; contentType: 'text/plain' | 'application/json'; body: string }
-  | { refused: 'invalid_signature' | 'invalid_notification'; detail: string };
+  { status: 200; contentType: 'text/plain' | 'application/json'; body: string } | { refused: 'invalid_signature' | 'invalid_notification'; detail: string };
 
 /**
  * How a processor notifies: the request headers its verification reads, the verification and parsing of

@@ -91,19 +91,57 @@ export function isMerchantInitiated(useCase: ProcessorPayment['use_case']): bool
 export type ProcessorNotificationEvent =
   | { kind: 'authorization_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string }
   | { kind: 'authorization_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; failure_reason: string }
-  | { kind: 'capture_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; amount: number | null }
-  | { kind: 'capture_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
+  | {
+      kind: 'capture_succeeded';
+      dedupe_key: string;
+      payment_reference: string;
+      processor_reference: string;
+      capture_reference: string | null;
+      amount: number | null;
+    }
+  | {
+      kind: 'capture_failed';
+      dedupe_key: string;
+      payment_reference: string;
+      processor_reference: string;
+      capture_reference: string | null;
+      failure_reason: string;
+    }
   /** capture_reference: the refund's reference at the processor (Adyen's pspReference of it, Checkout.com's action_id). */
-  | { kind: 'refund_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; amount: number | null }
-  | { kind: 'refund_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
+  | {
+      kind: 'refund_succeeded';
+      dedupe_key: string;
+      payment_reference: string;
+      processor_reference: string;
+      capture_reference: string | null;
+      amount: number | null;
+    }
+  | {
+      kind: 'refund_failed';
+      dedupe_key: string;
+      payment_reference: string;
+      processor_reference: string;
+      capture_reference: string | null;
+      failure_reason: string;
+    }
   /** processor_reference: the authorization voided; capture_reference: the void's own reference. */
   | { kind: 'void_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null }
-  | { kind: 'void_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
+  | {
+      kind: 'void_failed';
+      dedupe_key: string;
+      payment_reference: string;
+      processor_reference: string;
+      capture_reference: string | null;
+      failure_reason: string;
+    }
   | { kind: 'ignored'; dedupe_key: string; event_type: string };
 
 /** HTTP answers that are not a processor's verdict on the payment: the same request may go to another account. */
-export function transportOutcome(status: number): { status: 'error'; failure_reason: string } | { status: 'failed'; failure_reason: string; processor_reference: null } | null {
-  if (status >= 500 || status === 429 || status === 408) return { status: 'error', failure_reason: status === 429 ? 'processor_rate_limited' : 'processor_unavailable' };
+export function transportOutcome(
+  status: number,
+): { status: 'error'; failure_reason: string } | { status: 'failed'; failure_reason: string; processor_reference: null } | null {
+  if (status >= 500 || status === 429 || status === 408)
+    return { status: 'error', failure_reason: status === 429 ? 'processor_rate_limited' : 'processor_unavailable' };
   if (status === 401 || status === 403) return { status: 'failed', failure_reason: 'processor_authentication_failed', processor_reference: null };
   if (status >= 400) return { status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null };
   return null;

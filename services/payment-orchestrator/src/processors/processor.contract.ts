@@ -80,7 +80,12 @@ const basePayment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => 
   ...overrides,
 });
 
-async function settled(subject: ProcessorContractSubject, connection: ProcessorConnection, payment: ProcessorPayment, outcome: CaptureOutcome): Promise<CaptureOutcome> {
+async function settled(
+  subject: ProcessorContractSubject,
+  connection: ProcessorConnection,
+  payment: ProcessorPayment,
+  outcome: CaptureOutcome,
+): Promise<CaptureOutcome> {
   let current = outcome;
   for (let i = 0; current.status === 'pending' && i < 10; i++) {
     current = subject.settle ? await subject.settle(connection, payment, current) : await connection.captureStatus(payment, current.processor_reference);
@@ -101,12 +106,12 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       await subject?.stop();
     });
 
-    it('when it is registered, then its manifest\'s id is its registry key and it names itself', () => {
+    it("when it is registered, then its manifest's id is its registry key and it names itself", () => {
       expect(subject.plugin.manifest.id).toBe(name);
       expect(subject.plugin.manifest.display_name).toEqual(expect.any(String));
     });
 
-    it('when an account gives valid credentials, then they pass its schema and the hint\'s secret is one of them; invalid ones are refused', () => {
+    it("when an account gives valid credentials, then they pass its schema and the hint's secret is one of them; invalid ones are refused", () => {
       const { credentials, manifest } = subject.plugin;
       expect(credentials.safeParse(subject.credentials).success).toBe(true);
       expect(credentials.safeParse(subject.invalidCredentials).success).toBe(false);
@@ -127,7 +132,7 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       if (shape) expect(Object.keys(shape).sort()).toEqual(manifest.credentials.fields.map((field) => field.name).sort());
     });
 
-    it('when it has destinations, then its manifest gives a payments URL among them, which an account\'s base URL ends in', () => {
+    it("when it has destinations, then its manifest gives a payments URL among them, which an account's base URL ends in", () => {
       const destinations = destinationsOfManifest(subject.plugin.manifest);
       for (const entry of destinations) expect(entry.processor).toBe(name);
       if (subject.plugin.opens === 'per_account') {
@@ -187,14 +192,16 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
 
     it('when it sent requests, then every one went to a path of its destinations', () => {
       // The stand-in serves the test host's paths.
-      const paths = destinationsOfManifest(subject.plugin.manifest).filter((entry) => entry.mode !== 'live').map((entry) => destinationPattern(entry.url).path);
+      const paths = destinationsOfManifest(subject.plugin.manifest)
+        .filter((entry) => entry.mode !== 'live')
+        .map((entry) => destinationPattern(entry.url).path);
       for (const url of subject.sentUrls?.() ?? []) {
         const { pathname } = new URL(url);
         expect([pathname, paths.some((pattern) => pathMatches(pattern, pathname))]).toEqual([pathname, true]);
       }
     });
 
-    it('when it notifies, then a notification its stand-in signed verifies with the account\'s credentials and is answered 200, and does not verify with another account\'s', () => {
+    it("when it notifies, then a notification its stand-in signed verifies with the account's credentials and is answered 200, and does not verify with another account's", () => {
       const notifications = subject.plugin.notifications;
       if (!notifications || !subject.notification) return;
       const { rawBody, headers } = subject.notification();
@@ -214,7 +221,8 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
 
     // The 3-D Secure cases run for every plugin that declares it (the subject is known only once started).
     const threeDsOf = () => (subject.plugin.capabilities.authentication3ds ? subject.threeDs : undefined);
-    const challenged = (key: string) => basePayment({ ...threeDsOf()!.challenged, idempotency_key: key, consumer_authentication: contractConsumerAuthentication });
+    const challenged = (key: string) =>
+      basePayment({ ...threeDsOf()!.challenged, idempotency_key: key, consumer_authentication: contractConsumerAuthentication });
     const resumeWith = async (key: string, outcome: 'completed' | 'failed') => {
       const connection = open();
       const payment = challenged(key);
@@ -224,14 +232,17 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       return connection.resumeAuthorization!(payment, { processor_reference: answer.processor_reference, resume: answer.resume, parameters });
     };
 
-    it('when the plugin declares 3-D Secure, then its contract cases give a challenged card and the consumer\'s return', () => {
+    it("when the plugin declares 3-D Secure, then its contract cases give a challenged card and the consumer's return", () => {
       if (subject.plugin.capabilities.authentication3ds) expect(subject.threeDs).toEqual(expect.objectContaining({ challenged: expect.any(Object) }));
     });
 
     it('when the issuer asks for a challenge, then the authorization answers action_required with a redirect the hosted page can follow and the return parameters it reads', async () => {
       if (!threeDsOf()) return;
       const answer = await open().authorize(challenged('contract:3ds-challenge'));
-      expect(answer).toMatchObject({ status: 'action_required', action: { type: 'redirect', url: expect.stringMatching(/^https?:\/\//), method: expect.stringMatching(/^(GET|POST)$/) } });
+      expect(answer).toMatchObject({
+        status: 'action_required',
+        action: { type: 'redirect', url: expect.stringMatching(/^https?:\/\//), method: expect.stringMatching(/^(GET|POST)$/) },
+      });
       expect(answer.status === 'action_required' && answer.return_parameters.length).toBeGreaterThan(0);
       // What the engine stores to resume is never card data.
       expect(JSON.stringify(answer)).not.toMatch(/\d{13,19}/);
@@ -251,7 +262,15 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
 
     it('when a merchant-initiated payment is authorized (no consumer), then it is never asked to authenticate', async () => {
       if (!threeDsOf()) return;
-      const outcome = await open().authorize(basePayment({ ...threeDsOf()!.challenged, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: 'NTR-contract', idempotency_key: 'contract:3ds-mit' }));
+      const outcome = await open().authorize(
+        basePayment({
+          ...threeDsOf()!.challenged,
+          use_case: 'SUBSEQUENT_RECURRING',
+          stored_credential: 'stored',
+          network_transaction_reference: 'NTR-contract',
+          idempotency_key: 'contract:3ds-mit',
+        }),
+      );
       expect(outcome.status).not.toBe('action_required');
     });
 
@@ -259,7 +278,15 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       const connection = open();
       const initial = await connection.authorize(basePayment(subject.approved));
       const reference = initial.status === 'succeeded' ? (initial.network_transaction_reference ?? null) : null;
-      const outcome = await connection.authorize(basePayment({ ...subject.approved, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: reference, idempotency_key: 'contract:mit' }));
+      const outcome = await connection.authorize(
+        basePayment({
+          ...subject.approved,
+          use_case: 'SUBSEQUENT_RECURRING',
+          stored_credential: 'stored',
+          network_transaction_reference: reference,
+          idempotency_key: 'contract:mit',
+        }),
+      );
       expect(outcome.status).toBe('succeeded');
     });
   });

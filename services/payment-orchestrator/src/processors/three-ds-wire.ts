@@ -17,7 +17,11 @@ export function threeDsAuthenticationStatus(transStatus: string): Authentication
  * the engine can send them to the same page again.
  */
 function redirectResume(action: RedirectAction): Record<string, string> {
-  return { redirect_url: action.url, redirect_method: action.method, ...(Object.keys(action.data).length > 0 ? { redirect_data: JSON.stringify(action.data) } : {}) };
+  return {
+    redirect_url: action.url,
+    redirect_method: action.method,
+    ...(Object.keys(action.data).length > 0 ? { redirect_data: JSON.stringify(action.data) } : {}),
+  };
 }
 
 /** The redirect kept by `redirectResume`; null when the state holds none. */
@@ -29,6 +33,17 @@ export function redirectOfResume(resume: Record<string, string>): RedirectAction
 }
 
 /** "The consumer must (still) authenticate": the redirect, the processor's reference, the state to resume and the return parameters read. */
-export function actionRequired(action: RedirectAction, processorReference: string | null, resume: Record<string, string>, returnParameters: string[]): ActionRequiredOutcome {
-  return { status: 'action_required', action, processor_reference: processorReference, resume: { ...resume, ...redirectResume(action) }, return_parameters: returnParameters };
+export function actionRequired(
+  action: RedirectAction,
+  processorReference: string | null,
+  resume: Record<string, string>,
+  returnParameters: string[],
+): ActionRequiredOutcome {
+  return {
+    status: 'action_required',
+    action,
+    processor_reference: processorReference,
+    resume: { ...resume, ...redirectResume(action) },
+    return_parameters: returnParameters,
+  };
 }

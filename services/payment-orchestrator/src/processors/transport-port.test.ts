@@ -26,12 +26,15 @@ function forwarderRefusing(code: string): ProcessorTransport & { bodies: unknown
 }
 
 describe('sending an authorization through the forwarder', () => {
-  it.each(['security_code_expired', 'security_code_unavailable'])('when the forwarder refuses with %s (the vault no longer holds the code), then the same request goes once more without the security code', async (code) => {
-    const forwarder = forwarderRefusing(code);
-    const answer = await sendMapped(forwarder, 'https://checkout-test.adyen.com', authorizationInputOf(), request);
-    expect(answer).toEqual({ status: 200, body: { resultCode: 'Authorised', pspReference: 'PSPONE' } });
-    expect(forwarder.bodies).toEqual([request.body, { reference: 'p1', paymentMethod: { type: 'scheme', number: CARD_PLACEHOLDERS.account_number } }]);
-  });
+  it.each(['security_code_expired', 'security_code_unavailable'])(
+    'when the forwarder refuses with %s (the vault no longer holds the code), then the same request goes once more without the security code',
+    async (code) => {
+      const forwarder = forwarderRefusing(code);
+      const answer = await sendMapped(forwarder, 'https://checkout-test.adyen.com', authorizationInputOf(), request);
+      expect(answer).toEqual({ status: 200, body: { resultCode: 'Authorised', pspReference: 'PSPONE' } });
+      expect(forwarder.bodies).toEqual([request.body, { reference: 'p1', paymentMethod: { type: 'scheme', number: CARD_PLACEHOLDERS.account_number } }]);
+    },
+  );
 
   it('when the forwarder refuses for another reason, then nothing is sent again and the attempt is a retryable 503', async () => {
     const forwarder = forwarderRefusing('destination_not_allowed');
@@ -42,7 +45,10 @@ describe('sending an authorization through the forwarder', () => {
 
 describe('a template without its security code', () => {
   it('when the template holds the security code placeholder (nested), then only that member goes; when it holds none, then null', () => {
-    expect(withoutSecurityCode({ source: { number: CARD_PLACEHOLDERS.account_number, cvv: CARD_PLACEHOLDERS.security_code }, amount: 1 })).toEqual({ source: { number: CARD_PLACEHOLDERS.account_number }, amount: 1 });
+    expect(withoutSecurityCode({ source: { number: CARD_PLACEHOLDERS.account_number, cvv: CARD_PLACEHOLDERS.security_code }, amount: 1 })).toEqual({
+      source: { number: CARD_PLACEHOLDERS.account_number },
+      amount: 1,
+    });
     expect(withoutSecurityCode({ source: { number: CARD_PLACEHOLDERS.account_number } })).toBeNull();
   });
 });

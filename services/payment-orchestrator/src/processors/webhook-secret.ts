@@ -10,5 +10,8 @@ export const WEBHOOK_SECRET_TOO_SHORT = 'webhook_secret_too_short';
  * account-policy.ts turns into the problem's code; the message names the rule, never the value.
  */
 export function notificationSecret<T extends z.ZodString>(schema: T, min: number, what: string): T {
-  return schema.refine((value) => value.length >= min, { message: `must be at least ${min} characters (${what})`, params: { code: WEBHOOK_SECRET_TOO_SHORT } }) as T;
+  return schema.refine((value) => value.length >= min, {
+    message: `must be at least ${min} characters (${what})`,
+    params: { code: WEBHOOK_SECRET_TOO_SHORT },
+  }) as T;
 }

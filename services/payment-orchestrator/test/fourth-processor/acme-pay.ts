@@ -22,12 +22,26 @@ export const ACME_CAPTURE_RECHECK_MS = 5 * 60_000;
 
 export const signAcme = (rawBody: string | Buffer, secret: string): string => createHmac('sha256', secret).update(rawBody).digest('hex');
 
-const headers = (credentials: AcmeCredentials, idempotencyKey: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${credentials.api_key}`, 'idempotency-key': idempotencyKey });
+const headers = (credentials: AcmeCredentials, idempotencyKey: string) => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${credentials.api_key}`,
+  'idempotency-key': idempotencyKey,
+});
 
 export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
   manifest: processorManifest(manifest),
   opens: 'per_account',
-  capabilities: { authorize: true, capture: true, partialCapture: false, multipleCaptures: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: true, modes: ['test'] },
+  capabilities: {
+    authorize: true,
+    capture: true,
+    partialCapture: false,
+    multipleCaptures: false,
+    authentication3ri: false,
+    authentication3ds: false,
+    risk: false,
+    explicitUnscheduledMit: true,
+    modes: ['test'],
+  },
   credentials: credentialsSchema,
   notifications: {
     headers: ['acme-signature'],
@@ -39,7 +53,18 @@ export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
       const verified = /^[0-9a-f]{64}$/.test(signature) && timingSafeEqual(Buffer.from(signature, 'hex'), Buffer.from(expected, 'hex'));
       if (!verified) return [{ verified: false, event_name: body.type, processor_reference: body.charge }];
       const kind = body.type === 'charge.captured' ? 'capture_succeeded' : 'ignored';
-      return [{ verified: true, event: { kind, dedupe_key: `acme:${body.id}`, payment_reference: body.reference ?? '', processor_reference: body.charge, capture_reference: body.charge } }];
+      return [
+        {
+          verified: true,
+          event: {
+            kind,
+            dedupe_key: `acme:${body.id}`,
+            payment_reference: body.reference ?? '',
+            processor_reference: body.charge,
+            capture_reference: body.charge,
+          },
+        },
+      ];
     },
     answer(receipt) {
       if (receipt.refused > 0) return { refused: 'invalid_signature', detail: 'The Acme-Signature does not verify.' };
@@ -59,16 +84,32 @@ export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
         const input = authorizationInput(payment);
         const card = { pan: CARD_PLACEHOLDERS.account_number, exp_month: CARD_PLACEHOLDERS.expiration_month, exp_year: CARD_PLACEHOLDERS.expiration_year };
         const body = { amount: payment.amount, currency: payment.currency_code, reference: payment.payment_id, capture: false, card };
-        const response = await sendMapped(transport, baseUrl, payment, { method: 'POST', path: '/v1/charges', headers: headers(credentials, payment.idempotency_key), body, carries_card_data: true });
+        const response = await sendMapped(transport, baseUrl, payment, {
+          method: 'POST',
+          path: '/v1/charges',
+          headers: headers(credentials, payment.idempotency_key),
+          body,
+          carries_card_data: true,
+        });
         const failed = transportOutcome(response.status);
         if (failed) return failed;
         const id = text(field(response.body, 'id'));
         if (field(response.body, 'status') !== 'authorized' || !id) return { status: 'failed', failure_reason: 'card_declined', processor_reference: id };
-        return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'network_reference')) ?? (input.network_transaction_reference ?? null) };
+        return {
+          status: 'succeeded',
+          processor_reference: id,
+          network_transaction_reference: text(field(response.body, 'network_reference')) ?? input.network_transaction_reference ?? null,
+        };
       },
       async capture(payment, chargeId): Promise<CaptureOutcome> {
         if (!chargeId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        const response = await sendMapped(transport, baseUrl, payment, { method: 'POST', path: `/v1/charges/${chargeId}/capture`, headers: headers(credentials, payment.idempotency_key), body: {}, carries_card_data: false });
+        const response = await sendMapped(transport, baseUrl, payment, {
+          method: 'POST',
+          path: `/v1/charges/${chargeId}/capture`,
+          headers: headers(credentials, payment.idempotency_key),
+          body: {},
+          carries_card_data: false,
+        });
         return transportOutcome(response.status) ?? { status: 'pending', processor_reference: chargeId, poll_after_ms: ACME_CAPTURE_RECHECK_MS };
       },
       async captureStatus(_payment, reference) {

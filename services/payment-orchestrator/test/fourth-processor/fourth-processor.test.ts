@@ -36,12 +36,30 @@ describe('a fourth processor registered in a test folder, with no engine change,
   it('when an account at it is created, a flow routes to it, a consumer pays and its signed capture webhook arrives on the one notification route, then the payment is captured', async () => {
     expect(Object.keys(processorPlugins)).not.toContain('acme');
 
-    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'acme', name: 'Acme EU', credentials, settings: { base_url: standIn.baseUrl } });
+    const account = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'acme',
+      name: 'Acme EU',
+      credentials,
+      settings: { base_url: standIn.baseUrl },
+    });
     expect(account).toMatchObject({ status: 201, body: { processor: 'acme', credentials: { hint: '…9931' } } });
     const accountId = account.body.id as string;
-    expect((await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'acme', name: 'bad', credentials: { ...credentials, api_key: 'sk_wrong' } })).body).toMatchObject({ code: 'invalid_credentials', field: 'credentials.api_key' });
+    expect(
+      (await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'acme', name: 'bad', credentials: { ...credentials, api_key: 'sk_wrong' } })).body,
+    ).toMatchObject({ code: 'invalid_credentials', field: 'credentials.api_key' });
 
-    expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'acme-auto', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: accountId }, { kind: 'capture', processor: accountId }] })).status).toBe(201);
+    expect(
+      (
+        await h.call(MERCHANT, 'POST', '/flows', {
+          name: 'acme-auto',
+          capture_mode: 'automatic',
+          steps: [
+            { kind: 'authorization', processor: accountId },
+            { kind: 'capture', processor: accountId },
+          ],
+        })
+      ).status,
+    ).toBe(201);
     expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'acme-auto', rules: [] })).status).toBe(200);
 
     const tokenId = await forwarder.tokenize({ number: CARD, exp_month: 3, exp_year: 2030, cvc: '123' });

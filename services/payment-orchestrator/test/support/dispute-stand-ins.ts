@@ -1,6 +1,12 @@
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../src/processors/adyen/dev/adyen.stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn, type CheckoutWebhook } from '../../src/processors/checkout/dev/checkout.stand-in';
-import { STRIPE_TEST_CARDS, startStripeStandIn, stripeSignatureHeader, type StripeStandIn, type StripeWebhook } from '../../src/processors/stripe/dev/stripe.stand-in';
+import {
+  STRIPE_TEST_CARDS,
+  startStripeStandIn,
+  stripeSignatureHeader,
+  type StripeStandIn,
+  type StripeWebhook,
+} from '../../src/processors/stripe/dev/stripe.stand-in';
 import type { ProcessorTransport } from '../../src/processors/transport-port';
 import { MERCHANT, startOrchestrator, type Caller, type Harness, type Json } from './orchestrator-harness';
 import { placeholderTransport } from './placeholder-transport';
@@ -36,14 +42,21 @@ export interface StandIns {
 export async function startStandIns(): Promise<StandIns> {
   const [adyen, checkout, stripe] = await Promise.all([
     startAdyenStandIn({ apiKey: CREDENTIALS.adyen.api_key, merchantAccount: CREDENTIALS.adyen.merchant_account, hmacKey: HMAC_KEY }),
-    startCheckoutStandIn({ secretKey: CREDENTIALS.checkout.secret_key, processingChannelId: CREDENTIALS.checkout.processing_channel_id, webhookSecret: CREDENTIALS.checkout.webhook_secret }),
+    startCheckoutStandIn({
+      secretKey: CREDENTIALS.checkout.secret_key,
+      processingChannelId: CREDENTIALS.checkout.processing_channel_id,
+      webhookSecret: CREDENTIALS.checkout.webhook_secret,
+    }),
     startStripeStandIn({ secretKey: CREDENTIALS.stripe.secret_key, webhookSecret: CREDENTIALS.stripe.webhook_secret }),
   ]);
   const processorOf = (url: string): RealProcessor => (url.startsWith(adyen.baseUrl) ? 'adyen' : url.startsWith(stripe.baseUrl) ? 'stripe' : 'checkout');
   const transport: ProcessorTransport = {
     forward: (request) => {
       const processor = processorOf(request.url);
-      return placeholderTransport({ '*': { number: CARDS[processor].number, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: processor === 'checkout' }).forward(request);
+      return placeholderTransport(
+        { '*': { number: CARDS[processor].number, expiry_month: 3, expiry_year: 2030, security_code: '737' } },
+        { integerExpiry: processor === 'checkout' },
+      ).forward(request);
     },
     send: (request) => placeholderTransport({}).send(request),
   };
@@ -71,15 +84,30 @@ export interface DisputeWorld {
 export async function startDisputeWorld(standIns: StandIns): Promise<DisputeWorld> {
   const h = await startOrchestrator({
     transport: standIns.transport,
-    env: { FORWARD_EXTRA_DESTINATIONS: [`${standIns.adyen.baseUrl}/v69/payments`, `${standIns.checkout.baseUrl}/payments`, `${standIns.stripe.baseUrl}/v1/payment_intents`].join(','), PROCESSOR_ALLOW_PRIVATE_URLS: 'true' },
+    env: {
+      FORWARD_EXTRA_DESTINATIONS: [
+        `${standIns.adyen.baseUrl}/v69/payments`,
+        `${standIns.checkout.baseUrl}/payments`,
+        `${standIns.stripe.baseUrl}/v1/payment_intents`,
+      ].join(','),
+      PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+    },
   });
   const accounts = {} as Record<RealProcessor, string>;
   for (const processor of Object.keys(CREDENTIALS) as RealProcessor[]) {
-    const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: CREDENTIALS[processor], settings: { base_url: standIns[processor].baseUrl } });
+    const created = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor,
+      name: processor,
+      credentials: CREDENTIALS[processor],
+      settings: { base_url: standIns[processor].baseUrl },
+    });
     if (created.status !== 201) throw new Error(`account ${processor}: ${created.status} ${JSON.stringify(created.body)}`);
     accounts[processor] = created.body.id;
     const capture_mode = processor === 'checkout' ? 'automatic' : 'manual';
-    const steps = [{ kind: 'authorization', processor: created.body.id }, { kind: 'capture', processor: created.body.id }];
+    const steps = [
+      { kind: 'authorization', processor: created.body.id },
+      { kind: 'capture', processor: created.body.id },
+    ];
     const flow = await h.call(MERCHANT, 'POST', '/flows', { name: `${processor}-flow`, capture_mode, steps });
     if (flow.status !== 201) throw new Error(`flow ${processor}: ${flow.status}`);
   }
@@ -110,7 +138,13 @@ export async function startDisputeWorld(standIns: StandIns): Promise<DisputeWorl
     if (routed.status !== 200) throw new Error(`flow matrix: ${routed.status}`);
     const payment = await h.payOneOff(caller, CARDS[processor].masked);
     if (processor === 'checkout') {
-      const captured = [...standIns.checkout.webhooks].reverse().find((w) => (JSON.parse(w.rawBody) as { type: string; data: { reference?: string } }).type === 'payment_captured' && (JSON.parse(w.rawBody) as { data: { reference?: string } }).data.reference === payment.id)!;
+      const captured = [...standIns.checkout.webhooks]
+        .reverse()
+        .find(
+          (w) =>
+            (JSON.parse(w.rawBody) as { type: string; data: { reference?: string } }).type === 'payment_captured' &&
+            (JSON.parse(w.rawBody) as { data: { reference?: string } }).data.reference === payment.id,
+        )!;
       await deliverCheckout(captured);
     } else {
       const capture = await h.call(caller, 'POST', `/payments/${payment.id}/capture`, {});
@@ -118,7 +152,13 @@ export async function startDisputeWorld(standIns: StandIns): Promise<DisputeWorl
       await h.settle();
       if (processor === 'adyen') {
         const psp = referenceOf('adyen', payment);
-        const notification = [...standIns.adyen.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CAPTURE' && n.notificationItems[0]!.NotificationRequestItem.originalReference === psp)!;
+        const notification = [...standIns.adyen.notifications]
+          .reverse()
+          .find(
+            (n) =>
+              n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CAPTURE' &&
+              n.notificationItems[0]!.NotificationRequestItem.originalReference === psp,
+          )!;
         await deliverAdyen(notification);
       }
     }

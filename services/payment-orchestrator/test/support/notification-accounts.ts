@@ -6,7 +6,13 @@ export const NOTIFICATION_WEBHOOK_SECRET = 'whsec_checkout_secret_10123456789abc
 /** The orchestrator with one Adyen and one Checkout.com account of MERCHANT, whose notifications the test signs itself. */
 export async function startWithNotifyingAccounts(): Promise<{ h: Harness; adyenId: string; checkoutId: string }> {
   const h = await startOrchestrator();
-  const adyenId = (await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen', credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: NOTIFICATION_HMAC_KEY } })).body.id;
+  const adyenId = (
+    await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'Adyen',
+      credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: NOTIFICATION_HMAC_KEY },
+    })
+  ).body.id;
   const checkoutId = (
     await h.call(MERCHANT, 'POST', '/processor-accounts', {
       processor: 'checkout',

@@ -78,7 +78,11 @@ export interface Harness {
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
   postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
-  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string; attempt?: number; tokenId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  submitCard(
+    payment: Json,
+    masked?: string,
+    options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string; attempt?: number; tokenId?: string },
+  ): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** The consumer left the hosted page while it waited for a card: checkout.session.abandoned, as the vault publishes it. */
   abandon(payment: Json, merchantId?: string): Promise<void>;
   /** The vault's side of a stored-card session (earlier interface, rules 3 and 5): completes it with the stored card the session shows. */
@@ -96,7 +100,13 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export const oneOff = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', reference: 'order-1', source: { type: 'vaultline' }, ...overrides });
+export const oneOff = (overrides: Record<string, unknown> = {}) => ({
+  amount: 1250,
+  currency_code: 'EUR',
+  reference: 'order-1',
+  source: { type: 'vaultline' },
+  ...overrides,
+});
 export const recurring = (overrides: Record<string, unknown> = {}) => ({ ...oneOff(), recurring_frequency: 30, recurring_expiry: '20271231', ...overrides });
 
 /** A harness whose merchant captures payments referenced manual-… by hand and every other automatically. */
@@ -170,13 +180,29 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     publicBaseUrl: 'http://127.0.0.1:9',
     ...(options.inProcessApis ? { inProcessApis: options.inProcessApis } : {}),
   };
-  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
-  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}), ...(options.random ? { random: options.random } : {}) });
+  const config = loadPaymentOrchestratorConfig({
+    PAYMENT_WORKER_POLL_MS: '60000',
+    AFTER_SALE_WORKER_POLL_MS: '60000',
+    PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY,
+    ...options.env,
+  });
+  const app = createApp(runtime, config, {
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
   await app.start();
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
-  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes, topics.earlyFraudWarnings]);
+  await bus.ensureTopics([
+    topics.payments,
+    topics.refunds,
+    topics.checkoutSessionsOpened,
+    topics.checkoutSessionsCompleted,
+    topics.disputes,
+    topics.earlyFraudWarnings,
+  ]);
   /** The sessions opened so far and whether live, by id: a card's completion looks its session up here (at once, however many payments a run makes). */
   const openedSessions = new Map<string, boolean>();
   const captured = await Promise.all(
@@ -209,7 +235,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     logLines,
     events,
     async call(caller, method, path, body, headers = {}) {
-      const token = gatewaySigner.sign('payment-orchestrator', { merchantId: caller.merchantId, scopes: [SCOPES.merchant], ...(caller.mode ? { mode: caller.mode } : {}) });
+      const token = gatewaySigner.sign('payment-orchestrator', {
+        merchantId: caller.merchantId,
+        scopes: [SCOPES.merchant],
+        ...(caller.mode ? { mode: caller.mode } : {}),
+      });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -220,7 +250,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     },
     async postPublic(path, rawBody, headers = {}) {
       const token = gatewaySigner.sign('payment-orchestrator', { merchantId: 'public', scopes: [SCOPES.public] });
-      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: rawBody });
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+        body: rawBody,
+      });
       return { status: response.status, text: await response.text(), headers: response.headers };
     },
     async submitCard(payment, masked = CARDS.approved, submitOptions = {}) {
@@ -228,7 +262,14 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
         session_id: payment.action_requirement.session_id,
         payment_id: payment.id,
         token_id: submitOptions.tokenId ?? newId(),
-        card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: submitOptions.submittedAt ?? clock.now().toISOString() },
+        card: {
+          masked_account_number: masked,
+          scheme: submitOptions.scheme ?? 'VISA',
+          expiry_month: 12,
+          expiry_year: 2034,
+          cardholder_name: 'Ada Lovelace',
+          submitted_at: submitOptions.submittedAt ?? clock.now().toISOString(),
+        },
         ...(submitOptions.attempt ? { attempt: submitOptions.attempt } : {}),
       };
       await harness.redeliver(data, submitOptions.merchantId ?? MERCHANT.merchantId, submitOptions.eventId ?? newId());
@@ -239,8 +280,19 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       const opened = events.find((e) => e.type === 'checkout.session.opened' && e.data.session_id === payment.action_requirement.session_id);
       if (!opened?.data.stored_card) throw new Error(`no stored-card session opened for payment ${payment.id}`);
       const stored = opened.data.stored_card;
-      const card = { masked_account_number: stored.masked_account_number, scheme: stored.scheme ?? 'VISA', expiry_month: stored.expiry_month, expiry_year: stored.expiry_year, cardholder_name: stored.cardholder_name, submitted_at: clock.now().toISOString() };
-      await harness.redeliver({ session_id: payment.action_requirement.session_id, payment_id: payment.id, token_id: stored.token_id, card }, merchantId, newId());
+      const card = {
+        masked_account_number: stored.masked_account_number,
+        scheme: stored.scheme ?? 'VISA',
+        expiry_month: stored.expiry_month,
+        expiry_year: stored.expiry_year,
+        cardholder_name: stored.cardholder_name,
+        submitted_at: clock.now().toISOString(),
+      };
+      await harness.redeliver(
+        { session_id: payment.action_requirement.session_id, payment_id: payment.id, token_id: stored.token_id, card },
+        merchantId,
+        newId(),
+      );
     },
     async redeliver(data, merchantId, eventId) {
       // As the vault does: the completion comes in the mode of the session the payment opened.
@@ -251,12 +303,21 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     },
     async abandon(payment, merchantId = MERCHANT.merchantId) {
       const data = { session_id: payment.action_requirement.session_id, payment_id: payment.id, abandoned_at: clock.now().toISOString() };
-      await bus.publish([eventMessage(checkoutSessionAbandonedV1, { scope: { merchantId, mode: payment.livemode ? 'live' : 'test' }, data, occurredAt: clock.now() })]);
+      await bus.publish([
+        eventMessage(checkoutSessionAbandonedV1, { scope: { merchantId, mode: payment.livemode ? 'live' : 'test' }, data, occurredAt: clock.now() }),
+      ]);
       published++;
     },
     async returnFromBank(payment, parameters, returnOptions = {}) {
       const data = { session_id: payment.action_requirement.session_id, payment_id: payment.id, parameters, returned_at: clock.now().toISOString() };
-      await bus.publish([eventMessage(checkoutSessionReturnedV1, { scope: { merchantId: returnOptions.merchantId ?? MERCHANT.merchantId, mode: payment.livemode ? 'live' : 'test' }, data, id: returnOptions.eventId ?? newId(), occurredAt: clock.now() })]);
+      await bus.publish([
+        eventMessage(checkoutSessionReturnedV1, {
+          scope: { merchantId: returnOptions.merchantId ?? MERCHANT.merchantId, mode: payment.livemode ? 'live' : 'test' },
+          data,
+          id: returnOptions.eventId ?? newId(),
+          occurredAt: clock.now(),
+        }),
+      ]);
       published++;
     },
     async settle() {

@@ -16,7 +16,10 @@ export interface TestCard {
  */
 /** `integerExpiry`: how the forwarder types expiry placeholders for destinations that want integers (Checkout.com). */
 /** `timeoutMs`: how long a forward waits for the processor (the forwarder's FORWARD_TIMEOUT); then it throws, as the forwarder's call does. */
-export function placeholderTransport(cards: Record<string, TestCard>, { integerExpiry = false, timeoutMs = 0 } = {}): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
+export function placeholderTransport(
+  cards: Record<string, TestCard>,
+  { integerExpiry = false, timeoutMs = 0 } = {},
+): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
   const sent: Array<{ url: string; headers: Record<string, string> }> = [];
   const fill = (value: unknown, card: TestCard): unknown => {
     if (typeof value === 'string') {
@@ -35,7 +38,12 @@ export function placeholderTransport(cards: Record<string, TestCard>, { integerE
     sent.push({ url, headers });
     // As the forwarder and egress send them: JSON, the text fields form-encoded in their order, or multipart (files).
     const encoded = body === undefined ? null : encodedBody(format, body);
-    const response = await fetch(url, { method, headers: { ...headers, ...(encoded?.contentType ?? {}) }, ...(encoded ? { body: encoded.body } : {}), ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
+    const response = await fetch(url, {
+      method,
+      headers: { ...headers, ...(encoded?.contentType ?? {}) },
+      ...(encoded ? { body: encoded.body } : {}),
+      ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}),
+    });
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };

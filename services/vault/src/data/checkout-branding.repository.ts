@@ -14,7 +14,9 @@ export class StoreCheckoutBrandingRepository implements CheckoutBrandingReposito
   constructor(private readonly store: DocumentStore) {}
 
   get(scope: Pick<Scope, 'merchantId'>): Promise<CheckoutBrandingRecord | null> {
-    return this.store.collection<CheckoutBrandingRecord>(COLLECTIONS.checkoutBranding).get({ merchantId: scope.merchantId, mode: PARTITION_MODE }, scope.merchantId);
+    return this.store
+      .collection<CheckoutBrandingRecord>(COLLECTIONS.checkoutBranding)
+      .get({ merchantId: scope.merchantId, mode: PARTITION_MODE }, scope.merchantId);
   }
 
   insert(uow: UnitOfWork, record: Omit<CheckoutBrandingRecord, 'version'>): CheckoutBrandingRecord {

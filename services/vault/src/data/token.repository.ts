@@ -57,6 +57,12 @@ export class StoreTokenRepository implements TokenRepository {
   }
 
   claimBusinessKey(uow: UnitOfWork, scope: Scope, businessKey: string, tokenId: string): void {
-    uow.insert<BusinessKeyClaim>(COLLECTIONS.businessKeys, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, business_key: businessKey, token_id: tokenId });
+    uow.insert<BusinessKeyClaim>(COLLECTIONS.businessKeys, {
+      id: newId(),
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
+      business_key: businessKey,
+      token_id: tokenId,
+    });
   }
 }

@@ -25,7 +25,14 @@ function pageStart(title: string): string {
  * policy lets forms go to the issuer's origin only. With scripts off the consumer presses "Continue".
  */
 export function issuerFormPolicy(url: string, allowedOrigins: readonly string[]): string {
-  return ["default-src 'none'", "script-src 'self'", "style-src 'self'", `form-action ${new URL(url).origin}`, "base-uri 'none'", frameAncestors(allowedOrigins)].join('; ');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `form-action ${new URL(url).origin}`,
+    "base-uri 'none'",
+    frameAncestors(allowedOrigins),
+  ].join('; ');
 }
 
 /** Who may frame these pages: the session's allowed origins, as for the hosted page (the SDK's iframe); none else. */

@@ -15,7 +15,10 @@ const settingsChanges = z.strictObject({
 });
 
 /** The merchant's hosted-page settings (reached through the gateway with the merchant's API key). */
-export function checkoutSettingsRoutes(router: Router, useCases: { getCheckoutBranding: GetCheckoutBranding; updateCheckoutBranding: UpdateCheckoutBranding }): void {
+export function checkoutSettingsRoutes(
+  router: Router,
+  useCases: { getCheckoutBranding: GetCheckoutBranding; updateCheckoutBranding: UpdateCheckoutBranding },
+): void {
   router.get('/settings/checkout', requireScope(SCOPES.merchant), async (req, res) => {
     res.json(toCheckoutSettingsView(await useCases.getCheckoutBranding(authOf(req))));
   });

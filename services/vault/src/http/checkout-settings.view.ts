@@ -9,7 +9,12 @@ export function toCheckoutSettingsView(branding: CheckoutBranding) {
     display_name: branding.display_name,
     brand_color: branding.brand_color,
     button_text_color: branding.brand_color ? buttonTextColorFor(branding.brand_color) : null,
-    logo: logo === null ? null : logo.type === 'url' ? { type: 'url', url: logo.url } : { type: 'image', content_type: logo.content_type, size_bytes: logo.size_bytes },
+    logo:
+      logo === null
+        ? null
+        : logo.type === 'url'
+          ? { type: 'url', url: logo.url }
+          : { type: 'image', content_type: logo.content_type, size_bytes: logo.size_bytes },
     updated_at: branding.updated_at,
   };
 }

@@ -42,7 +42,14 @@ export interface CheckoutStatusView {
    */
   authentication: { state: 'required' | 'returned' } | null;
   /** The stored card the consumer is asked to confirm (no token id); absent when a card is to be entered. */
-  stored_card?: { masked_account_number: string; scheme: string | null; expiry_month: number; expiry_year: number; cardholder_name: string | null; security_code_required: boolean };
+  stored_card?: {
+    masked_account_number: string;
+    scheme: string | null;
+    expiry_month: number;
+    expiry_year: number;
+    cardholder_name: string | null;
+    security_code_required: boolean;
+  };
 }
 
 /** What the page shows of the merchant; button_text_color is black or white, whichever contrasts more with brand_color. */

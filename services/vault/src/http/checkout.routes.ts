@@ -8,7 +8,13 @@ import { clientAddressOf, parseInput } from '@vaultline/http';
 import type { AbandonCheckoutSession, CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import type { SessionLogoImage } from '../domain/branding/manage-branding';
 import { toCheckoutStatusView } from './checkout-status.view';
-import type { RememberPageAccept, ReturnFromAuthentication, StartAuthentication, SubmittedBrowser, TestChallenge } from '../domain/checkout/checkout-authentication';
+import type {
+  RememberPageAccept,
+  ReturnFromAuthentication,
+  StartAuthentication,
+  SubmittedBrowser,
+  TestChallenge,
+} from '../domain/checkout/checkout-authentication';
 import { issuerFormPage, issuerFormPolicy, testChallengePage, testChallengePolicy } from './checkout-authentication.pages';
 import { TooManyAttempts, framingOriginsOf } from '../domain/checkout/checkout-session';
 
@@ -188,7 +194,9 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(cardBody, req.body);
-    const status = await withRetryAfter(res, () => useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card, browser: browserOf(req, body.browser) }));
+    const status = await withRetryAfter(res, () =>
+      useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card, browser: browserOf(req, body.browser) }),
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });
@@ -197,7 +205,14 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/stored-card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(storedCardBody, req.body ?? {});
-    const status = await withRetryAfter(res, () => useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code, browser: browserOf(req, body.browser) }));
+    const status = await withRetryAfter(res, () =>
+      useCases.confirmStoredCard({
+        sessionId: id,
+        clientAddress: clientAddressOf(req),
+        securityCode: body.security_code,
+        browser: browserOf(req, body.browser),
+      }),
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });

@@ -10,7 +10,13 @@ const detokenizeBody = z.object({ purpose: z.string(), client_request_id: z.stri
 export function internalRoutes(router: Router, api: VaultInternalApi): void {
   router.post('/internal/tokens/:id/detokenize', async (req, res) => {
     const { purpose, client_request_id } = parseInput(detokenizeBody, req.body);
-    const card = await api.detokenize({ bearerToken: bearerTokenOf(req), tokenId: String(req.params.id), purpose, requestId: requestIdOf(req), clientRequestId: client_request_id });
+    const card = await api.detokenize({
+      bearerToken: bearerTokenOf(req),
+      tokenId: String(req.params.id),
+      purpose,
+      requestId: requestIdOf(req),
+      clientRequestId: client_request_id,
+    });
     res.setHeader('Cache-Control', 'no-store');
     res.json(card);
   });

@@ -42,12 +42,16 @@ export interface TokenUseCases {
 
 /** Merchant-facing token API (reached through the gateway). */
 export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
-  router.post('/tokens', requireCardDataScope, answers(async (req) => {
-    const scope = scopeOfRequest(req);
-    const body = parseInput(createTokenBody, req.body);
-    const result = await useCases.createToken({ scope, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
-    return reply(201, toTokenView(result.token));
-  }));
+  router.post(
+    '/tokens',
+    requireCardDataScope,
+    answers(async (req) => {
+      const scope = scopeOfRequest(req);
+      const body = parseInput(createTokenBody, req.body);
+      const result = await useCases.createToken({ scope, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
+      return reply(201, toTokenView(result.token));
+    }),
+  );
 
   router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
     const scope = scopeOfRequest(req);
@@ -71,19 +75,23 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
    * data (and the CVC a later forward sends) as POST /tokens does, so an ordinary key needs card_data too;
    * a job key's cde_import scope is the card-data grant the importer gave it for this one job.
    */
-  router.post('/cde-import', requireImportScope, answers(async (req) => {
-    const scope = scopeOfRequest(req);
-    const body = parseInput(cdeImportBody, req.body);
-    const header = parseInput(correlationHeader, req.get('x-correlation-id'));
-    const result = await useCases.importToken({
-      scope,
-      card: body.card,
-      businessKey: body.metadata.business_key,
-      source: 'cde_import',
-      correlationId: body.metadata.correlation_id ?? header ?? null,
-    });
-    return reply(result.updated ? 200 : 201, toTokenView(result.token));
-  }));
+  router.post(
+    '/cde-import',
+    requireImportScope,
+    answers(async (req) => {
+      const scope = scopeOfRequest(req);
+      const body = parseInput(cdeImportBody, req.body);
+      const header = parseInput(correlationHeader, req.get('x-correlation-id'));
+      const result = await useCases.importToken({
+        scope,
+        card: body.card,
+        businessKey: body.metadata.business_key,
+        source: 'cde_import',
+        correlationId: body.metadata.correlation_id ?? header ?? null,
+      });
+      return reply(result.updated ? 200 : 201, toTokenView(result.token));
+    }),
+  );
 }
 
 function idOf(req: Request): string {

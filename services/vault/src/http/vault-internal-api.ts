@@ -35,7 +35,15 @@ export function createVaultInternalApi(
       const caller = verifier.verify(request.bearerToken);
       const tokenId = parseInput(tokenIdSchema, request.tokenId);
       const { purpose } = parseInput(detokenizeInput, { purpose: request.purpose });
-      const command = { merchantId: caller.merchantId, mode: caller.mode ?? null, tokenId, caller: caller.issuer, purpose, requestId: acceptRequestId(request.requestId), clientRequestId: wellFormedOrNull(request.clientRequestId) };
+      const command = {
+        merchantId: caller.merchantId,
+        mode: caller.mode ?? null,
+        tokenId,
+        caller: caller.issuer,
+        purpose,
+        requestId: acceptRequestId(request.requestId),
+        clientRequestId: wellFormedOrNull(request.clientRequestId),
+      };
       if (caller.issuer !== DETOKENIZE_ISSUER || !caller.scopes.includes(SCOPES.detokenize)) {
         await useCases.auditRefusedDetokenize(command);
         throw new ForbiddenError('Detokenization requires the forwarder with the tokens:detokenize scope.', 'insufficient_scope');

@@ -29,7 +29,12 @@ export function checkoutEventsConsumer(
 ): Promise<Subscription> {
   // The consumer's page knows one capture: a payment partially captured (more to come) is paid as far as the consumer is concerned.
   const progress: EventHandler<PaymentEventType> = (event, uow) =>
-    useCases.recordPaymentProgress(uow, event.data.payment_id, (event.data.status === 'partially_captured' ? 'captured' : event.data.status) as PaymentProgress, event.data.failure_reason);
+    useCases.recordPaymentProgress(
+      uow,
+      event.data.payment_id,
+      (event.data.status === 'partially_captured' ? 'captured' : event.data.status) as PaymentProgress,
+      event.data.failure_reason,
+    );
   return createEventConsumer({
     bus: runtime.bus,
     store: runtime.store,

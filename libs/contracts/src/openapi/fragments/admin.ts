@@ -1,4 +1,14 @@
-import { jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  pageOf,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 const security = [{ AdminKey: [] }];
 const errors: Record<string, JsonObject> = {
@@ -24,7 +34,7 @@ const apiKeyProperties: Record<string, JsonObject> = {
   created_at: schemaRef('Timestamp'),
   revoked_at: { type: ['string', 'null'], format: 'date-time' },
   expires_at: { type: ['string', 'null'], format: 'date-time' },
-  rolled_from: { type: ['string', 'null'], format: 'uuid', description: 'A key made by rolling another: that key\'s id; null otherwise.' },
+  rolled_from: { type: ['string', 'null'], format: 'uuid', description: "A key made by rolling another: that key's id; null otherwise." },
 };
 const operatorId = { name: 'operator_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const operatorProperties: Record<string, JsonObject> = {
@@ -39,7 +49,13 @@ const operatorRequired = ['id', 'name', 'prefix', 'created_at', 'revoked_at'];
 const apiKeyRequired = ['id', 'merchant_id', 'prefix', 'mode', 'scopes', 'label', 'created_at', 'revoked_at', 'expires_at'];
 
 const OPERATOR = { id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e01', name: 'ada', prefix: 'admin_Q3vX9k', created_at: '2026-11-20T08:00:00.000Z', revoked_at: null };
-const MERCHANT = { id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11', name: 'Corner Shop', card_data_access: false, created_at: '2026-11-20T08:05:00.000Z', rate_limit: null };
+const MERCHANT = {
+  id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11',
+  name: 'Corner Shop',
+  card_data_access: false,
+  created_at: '2026-11-20T08:05:00.000Z',
+  rate_limit: null,
+};
 const API_KEY = {
   id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e21',
   merchant_id: MERCHANT.id,
@@ -109,7 +125,14 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Create a named operator with its own admin key (shown once)',
         security,
         requestBody: jsonRequest('CreateOperatorRequest', { name: 'ada' }),
-        responses: { '201': jsonResponse('The operator and its admin key, in clear this one time.', 'OperatorWithAdminKey', { ...OPERATOR, admin_key: 'admin_Q3vX9k2LmN8pR4sT6uW1yZ0aB5cD7eF3' }), ...errors, '409': problemResponse('The name is taken (operator_name_taken).') },
+        responses: {
+          '201': jsonResponse('The operator and its admin key, in clear this one time.', 'OperatorWithAdminKey', {
+            ...OPERATOR,
+            admin_key: 'admin_Q3vX9k2LmN8pR4sT6uW1yZ0aB5cD7eF3',
+          }),
+          ...errors,
+          '409': problemResponse('The name is taken (operator_name_taken).'),
+        },
       },
       get: {
         tags: ['Admin'],
@@ -127,23 +150,34 @@ export const adminFragment: OpenApiFragment = {
         summary: "Revoke an operator's admin key; it stops working at once",
         security,
         parameters: [operatorId],
-        responses: { '200': jsonResponse('The revoked operator.', 'Operator', { ...OPERATOR, revoked_at: '2026-11-24T09:00:00.000Z' }), ...errors, '409': problemResponse('Already revoked (operator_revoked).') },
+        responses: {
+          '200': jsonResponse('The revoked operator.', 'Operator', { ...OPERATOR, revoked_at: '2026-11-24T09:00:00.000Z' }),
+          ...errors,
+          '409': problemResponse('Already revoked (operator_revoked).'),
+        },
       },
     },
     '/admin/audit': {
       get: {
         tags: ['Admin'],
         operationId: 'listAdminAudit',
-        summary: 'The append-only log of admin requests and of changes made through dashboard sessions, newest first: who, what, when, outcome (never request bodies)',
+        summary:
+          'The append-only log of admin requests and of changes made through dashboard sessions, newest first: who, what, when, outcome (never request bodies)',
         description:
           'Every /admin request (refused ones too), and every change (any method but GET and HEAD) a dashboard session made on the merchant API, with its sign-in, mode switch and sign-out. The filters are combined with AND.',
         security,
         parameters: [
           ...pageParameters.filter((p) => p.name !== 'order'),
           { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
-          { name: 'merchant_id', in: 'query', required: false, description: 'Entries of this merchant\'s dashboard sessions.', schema: schemaRef('ObjectId') },
+          { name: 'merchant_id', in: 'query', required: false, description: "Entries of this merchant's dashboard sessions.", schema: schemaRef('ObjectId') },
           { name: 'via', in: 'query', required: false, schema: { type: 'string', enum: ['admin_key', 'dashboard_session', 'api_key'] } },
-          { name: 'session_id_prefix', in: 'query', required: false, description: 'One dashboard session\'s entries.', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } },
+          {
+            name: 'session_id_prefix',
+            in: 'query',
+            required: false,
+            description: "One dashboard session's entries.",
+            schema: { type: 'string', pattern: '^[0-9a-f]{12}$' },
+          },
           { name: 'key_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
           { name: 'role', in: 'query', required: false, schema: { type: 'string', enum: ['merchant', 'dashboard', 'operator'] } },
         ],
@@ -196,7 +230,13 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Create a merchant with a first API key (shown once)',
         security,
         requestBody: jsonRequest('CreateMerchantRequest', { name: 'Corner Shop', card_data_access: false }),
-        responses: { '201': jsonResponse('The merchant and its first API key, in clear this one time.', 'MerchantWithApiKey', { ...MERCHANT, api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u' }), ...errors },
+        responses: {
+          '201': jsonResponse('The merchant and its first API key, in clear this one time.', 'MerchantWithApiKey', {
+            ...MERCHANT,
+            api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u',
+          }),
+          ...errors,
+        },
       },
       get: {
         tags: ['Admin'],
@@ -219,7 +259,7 @@ export const adminFragment: OpenApiFragment = {
       patch: {
         tags: ['Admin'],
         operationId: 'updateMerchant',
-        summary: "Change a merchant: its request rate per API key (rate_limit; null goes back to RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST)",
+        summary: 'Change a merchant: its request rate per API key (rate_limit; null goes back to RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST)',
         security,
         parameters: [merchantId],
         requestBody: jsonRequest('UpdateMerchantRequest', { rate_limit: { per_second: 50, burst: 100 } }),
@@ -234,7 +274,10 @@ export const adminFragment: OpenApiFragment = {
         security,
         parameters: [merchantId],
         requestBody: jsonRequest('CreateApiKeyRequest', { mode: 'test', label: 'shop backend' }, false),
-        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...API_KEY, api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u' }), ...errors },
+        responses: {
+          '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...API_KEY, api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u' }),
+          ...errors,
+        },
       },
       get: {
         tags: ['Admin'],
@@ -252,7 +295,11 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Revoke an API key; it stops working at once',
         security,
         parameters: [merchantId, { name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('The revoked key.', 'ApiKey', { ...API_KEY, revoked_at: '2026-11-24T09:00:00.000Z' }), ...errors, '409': problemResponse('Already revoked.') },
+        responses: {
+          '200': jsonResponse('The revoked key.', 'ApiKey', { ...API_KEY, revoked_at: '2026-11-24T09:00:00.000Z' }),
+          ...errors,
+          '409': problemResponse('Already revoked.'),
+        },
       },
     },
   },
@@ -273,27 +320,61 @@ export const adminFragment: OpenApiFragment = {
       },
       AdminAuditEntry: {
         type: 'object',
-        required: ['id', 'at', 'operator_id', 'operator_name', 'merchant_id', 'mode', 'via', 'session_id_prefix', 'key_id', 'role', 'method', 'path', 'target_ids', 'status', 'request_id', 'client_address', 'count'],
+        required: [
+          'id',
+          'at',
+          'operator_id',
+          'operator_name',
+          'merchant_id',
+          'mode',
+          'via',
+          'session_id_prefix',
+          'key_id',
+          'role',
+          'method',
+          'path',
+          'target_ids',
+          'status',
+          'request_id',
+          'client_address',
+          'count',
+        ],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
           at: schemaRef('Timestamp'),
-          operator_id: { type: ['string', 'null'], description: 'Null when the admin key was missing or refused, and for a merchant\'s dashboard session.' },
+          operator_id: { type: ['string', 'null'], description: "Null when the admin key was missing or refused, and for a merchant's dashboard session." },
           operator_name: { type: ['string', 'null'] },
           merchant_id: { type: ['string', 'null'], description: 'The merchant a dashboard session acted for; null for operators.' },
-          mode: { type: ['string', 'null'], enum: ['test', 'live', null], description: 'The mode a merchant\'s dashboard session acted in; null for operators.' },
-          via: { type: 'string', enum: ['admin_key', 'dashboard_session', 'api_key'], description: 'How the request was signed: X-Admin-Key, a dashboard session\'s cookie, or a merchant\'s secret key (the changes of its own API keys).' },
-          session_id_prefix: { type: ['string', 'null'], description: 'The first 12 hex characters of the dashboard session\'s stored hash (its entries share it); null for an admin key.' },
-          key_id: { type: ['string', 'null'], description: 'The API key a merchant\'s dashboard session acts with.' },
-          role: { type: ['string', 'null'], enum: ['merchant', 'dashboard', 'operator', null], description: 'The dashboard session\'s role: the kind of key that opened it.' },
+          mode: {
+            type: ['string', 'null'],
+            enum: ['test', 'live', null],
+            description: "The mode a merchant's dashboard session acted in; null for operators.",
+          },
+          via: {
+            type: 'string',
+            enum: ['admin_key', 'dashboard_session', 'api_key'],
+            description: "How the request was signed: X-Admin-Key, a dashboard session's cookie, or a merchant's secret key (the changes of its own API keys).",
+          },
+          session_id_prefix: {
+            type: ['string', 'null'],
+            description: "The first 12 hex characters of the dashboard session's stored hash (its entries share it); null for an admin key.",
+          },
+          key_id: { type: ['string', 'null'], description: "The API key a merchant's dashboard session acts with." },
+          role: {
+            type: ['string', 'null'],
+            enum: ['merchant', 'dashboard', 'operator', null],
+            description: "The dashboard session's role: the kind of key that opened it.",
+          },
           method: { type: 'string' },
           path: { type: 'string', description: 'Without the query string, cut to its first 300 characters (then …).' },
           target_ids: { type: 'array', items: { type: 'string' }, description: 'Ids named in the path, then the id of what the request created.' },
           status: { type: 'integer', description: 'The HTTP status answered; 499 when the client went away first.' },
-          request_id: { type: 'string', description: 'The request\'s id; in a gathered entry, the first request\'s.' },
+          request_id: { type: 'string', description: "The request's id; in a gathered entry, the first request's." },
           client_address: {
             type: ['string', 'null'],
-            description: 'The client\'s address as the edge worked it out (TRUST_PROXY); in a gathered entry an IPv6 address by its /64, `*` for the addresses beyond the 1,000th of a minute. Null in entries written before it was kept.',
+            description:
+              "The client's address as the edge worked it out (TRUST_PROXY); in a gathered entry an IPv6 address by its /64, `*` for the addresses beyond the 1,000th of a minute. Null in entries written before it was kept.",
           },
           count: {
             type: 'integer',
@@ -329,7 +410,11 @@ export const adminFragment: OpenApiFragment = {
         properties: {
           object: { type: 'string', const: 'key_status' },
           active_version: { type: 'integer', minimum: 1, description: 'The KEK version new data keys are wrapped with.' },
-          versions: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every version the key ring holds (old ones stay until no data key needs them).' },
+          versions: {
+            type: 'array',
+            items: { type: 'integer', minimum: 1 },
+            description: 'Every version the key ring holds (old ones stay until no data key needs them).',
+          },
         },
       },
       KeyRotation: {
@@ -404,7 +489,7 @@ export const adminFragment: OpenApiFragment = {
             enum: ['merchant', 'dashboard'],
             default: 'merchant',
             description:
-              '`merchant`: a secret key (the whole merchant API). `dashboard`: a read-mostly key for the dashboard and support staff — every GET, and of the changes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain.',
+              "`merchant`: a secret key (the whole merchant API). `dashboard`: a read-mostly key for the dashboard and support staff — every GET, and of the changes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain.",
           },
         },
       },

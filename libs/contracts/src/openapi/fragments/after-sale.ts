@@ -1,4 +1,14 @@
-import { AMOUNT_REFUSALS, commonErrorResponses, listOf, pageParameters, requestAmount, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  AMOUNT_REFUSALS,
+  commonErrorResponses,
+  listOf,
+  pageParameters,
+  requestAmount,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -7,7 +17,14 @@ const refundIdParameter: JsonObject = { name: 'refund_id', in: 'path', required:
 
 const PAYMENT_ID = '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b41';
 const CREATED_AT = '2026-11-23T10:15:00.000Z';
-const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
+const SOURCE = {
+  type: 'card',
+  cardholder_name: 'Ada Lovelace',
+  expiry_month: 12,
+  expiry_year: 2030,
+  masked_account_number: '424242******4242',
+  pan_type: 'FPAN',
+};
 const CANCELED = {
   livemode: false,
   id: PAYMENT_ID,
@@ -36,14 +53,23 @@ const REFUND = {
   created_at: '2026-11-24T09:00:00.000Z',
 };
 const SUCCEEDED = { ...REFUND, status: 'succeeded' };
-const FAILED = { ...REFUND, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b72', amount: 1499, status: 'failed', failure_reason: 'refund_failed', reason: null, reference: null, created_at: '2026-11-24T09:05:00.000Z' };
+const FAILED = {
+  ...REFUND,
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b72',
+  amount: 1499,
+  status: 'failed',
+  failure_reason: 'refund_failed',
+  reason: null,
+  reference: null,
+  created_at: '2026-11-24T09:05:00.000Z',
+};
 
 function json(schema: JsonObject | string, example: unknown): JsonObject {
   return { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } };
 }
 const answer = (description: string, schema: JsonObject | string, example: unknown): JsonObject => ({ description, content: json(schema, example) });
 
-const paymentNotFound = problemResponse('payment_not_found (also for another merchant\'s payment).');
+const paymentNotFound = problemResponse("payment_not_found (also for another merchant's payment).");
 
 /** Cancels and refunds of payments of both interfaces, and the refunds as resources. */
 export const afterSaleFragment: OpenApiFragment = {
@@ -52,7 +78,7 @@ export const afterSaleFragment: OpenApiFragment = {
       name: 'Refunds',
       description:
         'Money given back on a captured payment, in part or in full; several partial refunds may follow one another. Refundable = amount.captured minus the refunds ' +
-        'that are pending or succeeded. A refund is created pending and settles succeeded or failed (the processor\'s answer or notification); a failed one\'s ' +
+        "that are pending or succeeded. A refund is created pending and settles succeeded or failed (the processor's answer or notification); a failed one's " +
         'amount is refundable again. The payment shows amount.refunded (succeeded refunds) and stays captured. Events and webhooks: refund.created, ' +
         'refund.succeeded, refund.failed. Simulator: a refund settles after a short delay (PROCESSOR_SIMULATOR_REFUND_DELAY_MS); the card 4000000000005126 ' +
         'is captured normally and every refund of it fails (refund_failed).',
@@ -79,7 +105,9 @@ export const afterSaleFragment: OpenApiFragment = {
           '200': answer('The payment, canceled (or canceling while the processor confirms the void).', 'AnyPayment', CANCELED),
           ...commonErrorResponses,
           '404': paymentNotFound,
-          '409': problemResponse('cancel_not_allowed (captured, failed, already canceled, or being processed with its card; a processor that refused the void).'),
+          '409': problemResponse(
+            'cancel_not_allowed (captured, failed, already canceled, or being processed with its card; a processor that refused the void).',
+          ),
         },
       },
     },
@@ -90,13 +118,18 @@ export const afterSaleFragment: OpenApiFragment = {
         summary: 'Refund a captured payment, in part (amount) or the rest of the refundable amount (no amount)',
         security,
         parameters: [paymentIdParameter],
-        requestBody: { required: false, content: json('RefundRequest', { amount: 500, currency_code: 'EUR', reference: 'rma-1001', reason: 'requested_by_customer' }) },
+        requestBody: {
+          required: false,
+          content: json('RefundRequest', { amount: 500, currency_code: 'EUR', reference: 'rma-1001', reason: 'requested_by_customer' }),
+        },
         responses: {
           '201': answer('The refund, pending.', 'Refund', REFUND),
           ...commonErrorResponses,
           '404': paymentNotFound,
           '409': problemResponse('refund_not_allowed (the payment is not captured).'),
-          '422': problemResponse(`amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; ${AMOUNT_REFUSALS}; validation_failed naming the field.`),
+          '422': problemResponse(
+            `amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
+          ),
         },
       },
       get: {
@@ -122,7 +155,7 @@ export const afterSaleFragment: OpenApiFragment = {
         responses: {
           '200': answer('The refund.', 'Refund', SUCCEEDED),
           ...commonErrorResponses,
-          '404': problemResponse('refund_not_found (also for another merchant\'s refund, or one of the other mode).'),
+          '404': problemResponse("refund_not_found (also for another merchant's refund, or one of the other mode)."),
         },
       },
     },
@@ -156,7 +189,7 @@ export const afterSaleFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           amount: requestAmount('The amount to refund; absent: the rest of the refundable amount.'),
-          currency_code: { type: 'string', pattern: '^[A-Z]{3}$', description: 'When given, the payment\'s currency (else 422 currency_mismatch).' },
+          currency_code: { type: 'string', pattern: '^[A-Z]{3}$', description: "When given, the payment's currency (else 422 currency_mismatch)." },
           reference: { type: 'string', minLength: 1, maxLength: 255 },
           reason: { type: 'string', enum: ['requested_by_customer', 'duplicate', 'fraudulent'] },
         },
@@ -172,7 +205,10 @@ export const afterSaleFragment: OpenApiFragment = {
           amount: { type: 'integer', minimum: 1 },
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
           status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
-          failure_reason: { type: ['string', 'null'], description: 'Once failed: refund_failed (declined by the processor), refund_reversed (reversed after it succeeded), processor_request_rejected.' },
+          failure_reason: {
+            type: ['string', 'null'],
+            description: 'Once failed: refund_failed (declined by the processor), refund_reversed (reversed after it succeeded), processor_request_rejected.',
+          },
           reason: { type: ['string', 'null'], enum: ['requested_by_customer', 'duplicate', 'fraudulent', null] },
           reference: { type: ['string', 'null'] },
           livemode: { type: 'boolean', description: 'Made with a live key (true) or a test key (false).' },

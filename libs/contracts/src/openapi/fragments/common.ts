@@ -18,7 +18,12 @@ export const commonFragment: OpenApiFragment = {
         description: 'RFC 9457 problem details, as application/problem+json.',
         required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
         properties: {
-          type: { type: 'string', format: 'uri', examples: ['https://vaultline.internal/docs/errors#validation_failed'], description: 'The entry of the code on the errors page of the gateway that answered: {PUBLIC_BASE_URL}/docs/errors#{code}.' },
+          type: {
+            type: 'string',
+            format: 'uri',
+            examples: ['https://vaultline.internal/docs/errors#validation_failed'],
+            description: 'The entry of the code on the errors page of the gateway that answered: {PUBLIC_BASE_URL}/docs/errors#{code}.',
+          },
           title: { type: 'string' },
           status: { type: 'integer', minimum: 400, maximum: 599 },
           detail: { type: 'string' },
@@ -45,9 +50,9 @@ export const commonFragment: OpenApiFragment = {
         in: 'header',
         required: false,
         description:
-          'Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key\'s mode and the route ' +
+          "Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route " +
           '(however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours ' +
-          '(IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route\'s path parameters, query, content type, X-Service-Token, ' +
+          "(IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, " +
           'X-Destination-URL and body) gets the first response again — status and body, errors included — with ' +
           '`Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 ' +
           'idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer ' +
@@ -63,10 +68,14 @@ export const commonFragment: OpenApiFragment = {
       NotFound: problemResponse('No such resource or route.'),
       Conflict: problemResponse('The request conflicts with the current state.'),
       PayloadTooLarge: problemResponse('The body exceeds 1 MB (payload_too_large).'),
-      UnsupportedMediaType: problemResponse('unsupported_media_type (field Content-Type): the body is not application/json, the type every route reads (POST /forward also reads application/x-www-form-urlencoded); the detail names the type to send.'),
-      ValidationFailed: problemResponse('A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it).'),
+      UnsupportedMediaType: problemResponse(
+        'unsupported_media_type (field Content-Type): the body is not application/json, the type every route reads (POST /forward also reads application/x-www-form-urlencoded); the detail names the type to send.',
+      ),
+      ValidationFailed: problemResponse(
+        'A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it).',
+      ),
       TooManyRequests: problemResponse(
-        'rate_limited: the API key used up its token bucket (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, or the merchant\'s own rate_limit). Retry-After says when to try again; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+        "rate_limited: the API key used up its token bucket (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, or the merchant's own rate_limit). Retry-After says when to try again; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.",
       ),
       ServiceUnavailable: problemResponse('A service behind the gateway is unavailable; safe to retry.'),
     },

@@ -1,7 +1,10 @@
 import { buildOpenApiDocument } from '../document';
 import { validateAgainstOpenApi, validateRequestAgainstOpenApi } from '../validate-response';
 
-type Operation = { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { content?: Record<string, { example?: unknown }>; description?: string }> };
+type Operation = {
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { example?: unknown }>; description?: string }>;
+};
 const paths = buildOpenApiDocument().paths as Record<string, Record<string, Operation>>;
 
 const ENDPOINTS: Array<[string, string]> = [
@@ -25,7 +28,8 @@ describe('the disputes part of the OpenAPI document', () => {
       expect({ method, path, example: example !== undefined }).toEqual({ method, path, example: true });
       expect({ method, path, ...validateAgainstOpenApi(method, path, Number(status), example) }).toEqual({ method, path, valid: true, errors: [] });
       const requestExample = operation!.requestBody?.content['application/json']?.example;
-      if (requestExample !== undefined) expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
+      if (requestExample !== undefined)
+        expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
     }
   });
 
@@ -38,13 +42,31 @@ describe('the disputes part of the OpenAPI document', () => {
 
   it('when evidence names a field Stripe does not have, or a file without its data, then the request does not validate', () => {
     const example = paths['/disputes/{dispute_id}/evidence']!.post!.requestBody!.content['application/json']!.example as { evidence: Record<string, unknown> };
-    expect(validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', { ...example, evidence: { ...example.evidence, favourite_colour: 'blue' } }).valid).toBe(false);
-    expect(validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', { evidence: { receipt: { filename: 'r.pdf', content_type: 'application/pdf' } } }).valid).toBe(false);
+    expect(
+      validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', { ...example, evidence: { ...example.evidence, favourite_colour: 'blue' } })
+        .valid,
+    ).toBe(false);
+    expect(
+      validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', {
+        evidence: { receipt: { filename: 'r.pdf', content_type: 'application/pdf' } },
+      }).valid,
+    ).toBe(false);
   });
 
   it('when the problem codes are looked for, then dispute_not_found, dispute_not_allowed and test_mode_only are documented', () => {
     const described = JSON.stringify(ENDPOINTS.map(([method, path]) => paths[path]![method]));
-    for (const code of ['dispute_not_found', 'dispute_not_allowed', 'test_mode_only', 'dispute_closed', 'dispute_under_review', 'evidence_deadline_passed', 'evidence_not_supported', 'dispute_action_refused', 'processor_unavailable', 'early_fraud_warning_not_found']) {
+    for (const code of [
+      'dispute_not_found',
+      'dispute_not_allowed',
+      'test_mode_only',
+      'dispute_closed',
+      'dispute_under_review',
+      'evidence_deadline_passed',
+      'evidence_not_supported',
+      'dispute_action_refused',
+      'processor_unavailable',
+      'early_fraud_warning_not_found',
+    ]) {
       expect({ code, named: described.includes(code) }).toEqual({ code, named: true });
     }
   });

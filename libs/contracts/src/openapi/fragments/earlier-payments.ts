@@ -1,4 +1,15 @@
-import { AMOUNT_REFUSALS, commonErrorResponses, listOf, livemodeProperty, requestAmount, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  AMOUNT_REFUSALS,
+  commonErrorResponses,
+  listOf,
+  livemodeProperty,
+  requestAmount,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 import { nextActionSchema } from './payments';
 
 const security = [{ ApiKey: [] }];
@@ -11,7 +22,7 @@ const DESCRIPTION =
   'The earlier payment interface: POST /payments with customers, stored cards (COF) and NPR mandates, on the same engine, flows, processors ' +
   'and events as the newer one. Rules: (1) neither payment_method_id nor store_payment_method_for: guest_payment, nothing stored; (2) ' +
   'store_payment_method_for cof_payments: the card is stored once authorized (payment_method.id), use_case guest_payment; (3) only ' +
-  'payment_method_id of a stored card: cof_payment, the consumer confirms the card on the hosted page (security code when the flow\'s processor ' +
+  "payment_method_id of a stored card: cof_payment, the consumer confirms the card on the hosted page (security code when the flow's processor " +
   'needs one); (4) customer_id + store_payment_method_for recurring_payments or unscheduled_payments + mandate_reference: first_payment, an ' +
   'npr_mandate once authorized; (5) as 4 with a stored payment_method_id: a new mandate from it; (6) payment_method_id of a mandate: ' +
   'merchant initiated, no session, recurring_payment or unscheduled_payment; (7) a flow whose processor cannot mark a payment unscheduled ' +
@@ -21,7 +32,14 @@ const DESCRIPTION =
 
 const CREATED_AT = '2026-11-23T10:15:00.000Z';
 const CARD = { masked_number: '424242******4242', expiry_year: 2030, expiry_month: 12, cardholder_name: 'Ada Lovelace' };
-const CUSTOMER = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01', livemode: false, name: 'Ada Lovelace', email: 'ada@example.com', metadata: {}, created_at: CREATED_AT };
+const CUSTOMER = {
+  id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01',
+  livemode: false,
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  metadata: {},
+  created_at: CREATED_AT,
+};
 const CARD_METHOD = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c02', livemode: false, type: 'card', card: CARD };
 const MANDATE = {
   id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c03',
@@ -56,7 +74,7 @@ const storedCard: JsonObject = {
 
 const paymentErrors = {
   ...commonErrorResponses,
-  '404': problemResponse('customer_not_found; payment_method_not_found (unknown, another merchant\'s, or another customer\'s than customer_id).'),
+  '404': problemResponse("customer_not_found; payment_method_not_found (unknown, another merchant's, or another customer's than customer_id)."),
   '409': problemResponse('first_payment_required: a merchant-initiated payment on a mandate whose first payment did not succeed.'),
   '410': problemResponse('payment_method_revoked: the stored card or mandate was revoked (DELETE /payment-methods/{payment_method_id}).'),
   '422': problemResponse(
@@ -86,7 +104,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             name: 'X-Test-Now',
             in: 'header',
             required: false,
-            description: 'Test keys only, merchant-initiated payments on a mandate: the payment\'s effective time (as for subsequent payments).',
+            description: "Test keys only, merchant-initiated payments on a mandate: the payment's effective time (as for subsequent payments).",
             schema: { type: 'string', format: 'date-time' },
           },
         ],
@@ -102,7 +120,10 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             return_url: 'https://shop.example/orders/1001',
           }),
         },
-        responses: { '201': { description: 'The payment, processing (consumer-present ones with action_requirement).', content: json('EarlierPayment', FIRST_PAYMENT) }, ...paymentErrors },
+        responses: {
+          '201': { description: 'The payment, processing (consumer-present ones with action_requirement).', content: json('EarlierPayment', FIRST_PAYMENT) },
+          ...paymentErrors,
+        },
       },
     },
     '/customers': {
@@ -120,7 +141,13 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         summary: 'List customers, newest first (cursor pagination)',
         security,
         parameters: pageParameters,
-        responses: { '200': { description: 'A page of customers.', content: json(listOf('Customer'), { object: 'list', data: [CUSTOMER], has_more: false, next_cursor: null }) }, ...commonErrorResponses },
+        responses: {
+          '200': {
+            description: 'A page of customers.',
+            content: json(listOf('Customer'), { object: 'list', data: [CUSTOMER], has_more: false, next_cursor: null }),
+          },
+          ...commonErrorResponses,
+        },
       },
     },
     '/customers/{customer_id}': {
@@ -130,18 +157,25 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         summary: 'Retrieve a customer',
         security,
         parameters: [customerIdParameter],
-        responses: { '200': { description: 'The customer.', content: json('Customer', CUSTOMER) }, ...commonErrorResponses, '404': problemResponse('customer_not_found.') },
+        responses: {
+          '200': { description: 'The customer.', content: json('Customer', CUSTOMER) },
+          ...commonErrorResponses,
+          '404': problemResponse('customer_not_found.'),
+        },
       },
     },
     '/customers/{customer_id}/payment-methods': {
       get: {
         tags: ['Payments (earlier interface)'],
         operationId: 'listCustomerPaymentMethods',
-        summary: 'The customer\'s stored cards and mandates that are not revoked, newest first (cursor pagination)',
+        summary: "The customer's stored cards and mandates that are not revoked, newest first (cursor pagination)",
         security,
         parameters: [customerIdParameter, ...pageParameters],
         responses: {
-          '200': { description: 'A page of payment methods.', content: json(listOf('EarlierPaymentMethod'), { object: 'list', data: [MANDATE, CARD_METHOD], has_more: false, next_cursor: null }) },
+          '200': {
+            description: 'A page of payment methods.',
+            content: json(listOf('EarlierPaymentMethod'), { object: 'list', data: [MANDATE, CARD_METHOD], has_more: false, next_cursor: null }),
+          },
           ...commonErrorResponses,
           '404': problemResponse('customer_not_found.'),
         },
@@ -168,7 +202,12 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         description: 'Payments already under way keep running. A second revocation, and any later read, answers 410.',
         security,
         parameters: [paymentMethodIdParameter],
-        responses: { '204': { description: 'Revoked.' }, ...commonErrorResponses, '404': problemResponse('payment_method_not_found.'), '410': problemResponse('payment_method_revoked.') },
+        responses: {
+          '204': { description: 'Revoked.' },
+          ...commonErrorResponses,
+          '404': problemResponse('payment_method_not_found.'),
+          '410': problemResponse('payment_method_revoked.'),
+        },
       },
     },
   },
@@ -198,9 +237,23 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           return_url: { type: 'string', format: 'uri', description: 'As for the newer interface: where the hosted page sends the consumer.' },
           allowed_origins: { type: 'array', maxItems: 10, items: { type: 'string' } },
           metadata,
-          description: { type: 'string', minLength: 1, maxLength: 200, description: 'As for the newer interface: the order line under the amount on the hosted page.' },
-          locale: { type: 'string', pattern: '^(en|de|fr|es|nl|it)([-_][A-Za-z]{2})?$', description: 'As for the newer interface: the hosted page\'s language.' },
-          authentication_preference: { type: 'string', enum: ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'], default: 'NO_3RI', description: 'Merchant-initiated payments on a mandate (3RI).' },
+          description: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'As for the newer interface: the order line under the amount on the hosted page.',
+          },
+          locale: {
+            type: 'string',
+            pattern: '^(en|de|fr|es|nl|it)([-_][A-Za-z]{2})?$',
+            description: "As for the newer interface: the hosted page's language.",
+          },
+          authentication_preference: {
+            type: 'string',
+            enum: ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'],
+            default: 'NO_3RI',
+            description: 'Merchant-initiated payments on a mandate (3RI).',
+          },
         },
       },
       EarlierPayment: {
@@ -217,18 +270,35 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           customer: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: uuid, name: { type: 'string' } } },
           payment_method: {
             description: 'null until the card is known; without id until stored (rules 2, 4, 5: once authorized).',
-            oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { type: 'string', const: 'card' }, card: storedCard } }],
+            oneOf: [
+              { type: 'null' },
+              schemaRef('EarlierPaymentMethod'),
+              {
+                type: 'object',
+                required: ['type', 'card'],
+                additionalProperties: false,
+                properties: { type: { type: 'string', const: 'card' }, card: storedCard },
+              },
+            ],
           },
           reference: { type: 'string' },
           status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'] },
           amount_refunded: { type: 'integer', minimum: 0, description: 'Once refunded: the sum of the succeeded refunds (the payment stays captured).' },
-          cancellation_reason: { type: 'string', enum: ['requested_by_merchant', 'authorization_expired'], description: 'A canceling or canceled payment: why.' },
+          cancellation_reason: {
+            type: 'string',
+            enum: ['requested_by_merchant', 'authorization_expired'],
+            description: 'A canceling or canceled payment: why.',
+          },
           use_case: { type: 'string', enum: ['guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
           failure_reason: { type: ['string', 'null'] },
           metadata,
           authentication: schemaRef('PaymentAuthentication'),
           next_action: nextActionSchema,
-          attempts: { type: 'integer', minimum: 1, description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page.' },
+          attempts: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page.',
+          },
           last_failed_attempt: schemaRef('FailedCardAttempt'),
         },
       },
@@ -266,9 +336,15 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['id', 'livemode', 'name', 'email', 'metadata', 'created_at'],
         additionalProperties: false,
-        properties: { id: uuid, livemode: livemodeProperty('the customer was created with a live key and belongs to'), name: { type: 'string' }, email: { type: ['string', 'null'] }, metadata, created_at: { type: 'string', format: 'date-time' } },
+        properties: {
+          id: uuid,
+          livemode: livemodeProperty('the customer was created with a live key and belongs to'),
+          name: { type: 'string' },
+          email: { type: ['string', 'null'] },
+          metadata,
+          created_at: { type: 'string', format: 'date-time' },
+        },
       },
     },
   },
 };
-

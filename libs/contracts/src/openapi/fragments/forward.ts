@@ -1,7 +1,24 @@
 import { PROCESSOR_MANIFESTS } from '../../processors/processor-destinations';
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  commonErrorResponses,
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  pageOf,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
-const header = (name: string, required: boolean, description: string, schema: JsonObject = { type: 'string' }): JsonObject => ({ name, in: 'header', required, description, schema });
+const header = (name: string, required: boolean, description: string, schema: JsonObject = { type: 'string' }): JsonObject => ({
+  name,
+  in: 'header',
+  required,
+  description,
+  schema,
+});
 const adminErrors: Record<string, JsonObject> = {
   '401': { $ref: '#/components/responses/Unauthorized' },
   '404': { $ref: '#/components/responses/NotFound' },
@@ -23,7 +40,10 @@ const catalogCardFields = PROCESSOR_MANIFESTS.filter((manifest) => Object.keys(m
     return `${manifest.display_name} ${profiles.map(([purpose, profile]) => `${Object.keys(profile!.fields).join(', ')}${profiles.length > 1 ? ` (${purpose})` : ''}`).join(' and ')}`;
   })
   .join('; ');
-const displayNames = (test: (manifest: (typeof PROCESSOR_MANIFESTS)[number]) => boolean) => PROCESSOR_MANIFESTS.filter(test).map((manifest) => manifest.display_name).join(', ');
+const displayNames = (test: (manifest: (typeof PROCESSOR_MANIFESTS)[number]) => boolean) =>
+  PROCESSOR_MANIFESTS.filter(test)
+    .map((manifest) => manifest.display_name)
+    .join(', ');
 const integerExpiry = displayNames((manifest) => Object.values(manifest.card_fields).some((profile) => profile!.typing === 'integer-expiry'));
 const bothModes = displayNames((manifest) => manifest.hosts.some((host) => host.mode === 'any' && Object.keys(manifest.card_fields).length > 0));
 
@@ -48,13 +68,20 @@ export const forwardFragment: OpenApiFragment = {
           ...(integerExpiry ? [`For the ${integerExpiry} destinations a quoted expiry placeholder is also sent as an integer, as that API expects.`] : []),
           'Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token.',
           `Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog${bothModes ? ` (${bothModes} serves both modes on one URL and is open to both)` : ''}.`,
-          'The answer is the destination\'s status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.',
+          "The answer is the destination's status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.",
         ].join(' '),
         security: [{ ApiKey: [] }],
         parameters: [
           header('X-SERVICE-TOKEN', true, 'Token id (UUID) whose card data fills the placeholders.', { type: 'string', format: 'uuid' }),
-          header('X-DESTINATION-URL', true, 'Full URL of an allowed destination (built-in catalog, FORWARD_EXTRA_DESTINATIONS, or added for the merchant).', { type: 'string', format: 'uri' }),
-          header('X-API-KEY-NAME', false, 'Name of the header that carries the destination credential (with X-API-KEY-VALUE). Also accepted as X-API-KEY-<PROVIDER>-NAME.'),
+          header('X-DESTINATION-URL', true, 'Full URL of an allowed destination (built-in catalog, FORWARD_EXTRA_DESTINATIONS, or added for the merchant).', {
+            type: 'string',
+            format: 'uri',
+          }),
+          header(
+            'X-API-KEY-NAME',
+            false,
+            'Name of the header that carries the destination credential (with X-API-KEY-VALUE). Also accepted as X-API-KEY-<PROVIDER>-NAME.',
+          ),
           header('X-API-KEY-VALUE', false, 'Value of that credential header. Also accepted as X-API-KEY-<PROVIDER>-VALUE.'),
           header('Authorization', false, 'Alternatively, a credential passed on to the destination as is.'),
         ],
@@ -62,31 +89,46 @@ export const forwardFragment: OpenApiFragment = {
           required: true,
           content: {
             'application/json': {
-              schema: { type: 'object', description: 'The destination\'s own JSON body, with placeholders.' },
+              schema: { type: 'object', description: "The destination's own JSON body, with placeholders." },
               example: {
                 amount: { currency: 'EUR', value: 1999 },
                 reference: 'order-1001',
                 merchantAccount: 'ShopECOM',
-                paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+                paymentMethod: {
+                  type: 'scheme',
+                  number: '{{ account_number }}',
+                  expiryMonth: '{{ expiration_month }}',
+                  expiryYear: '{{ expiration_year }}',
+                  cvc: '{{ security_code }}',
+                },
                 shopperInteraction: 'Ecommerce',
               },
             },
             'application/x-www-form-urlencoded': {
-              schema: { type: 'object', description: 'The destination\'s own form body, with placeholders.' },
-              example: { type: 'card', 'card[number]': '{{ account_number }}', 'card[exp_month]': '{{ expiration_month }}', 'card[exp_year]': '{{ expiration_year }}', 'card[cvc]': '{{ security_code }}' },
+              schema: { type: 'object', description: "The destination's own form body, with placeholders." },
+              example: {
+                type: 'card',
+                'card[number]': '{{ account_number }}',
+                'card[exp_month]': '{{ expiration_month }}',
+                'card[exp_year]': '{{ expiration_year }}',
+                'card[cvc]': '{{ security_code }}',
+              },
             },
           },
         },
         responses: {
-          default: { description: 'The destination\'s answer: its status, body (PANs masked) and content type.', headers: { 'X-Vaultline-Added-Ms': { schema: { type: 'string' }, description: 'Milliseconds the service added to the destination\'s time.' } } },
+          default: {
+            description: "The destination's answer: its status, body (PANs masked) and content type.",
+            headers: { 'X-Vaultline-Added-Ms': { schema: { type: 'string' }, description: "Milliseconds the service added to the destination's time." } },
+          },
           ...commonErrorResponses,
           '403': problemResponse(
             'destination_not_allowed: the destination is not allowed, or resolves to a private address; destination_not_allowed_in_test_mode: a live endpoint with a test API key; destination_not_allowed_in_live_mode: a test endpoint with a live API key. Nothing was sent.',
           ),
-          '404': problemResponse('token_not_found: unknown token or another merchant\'s token. Nothing was sent.'),
+          '404': problemResponse("token_not_found: unknown token or another merchant's token. Nothing was sent."),
           '410': problemResponse('token_deleted. Nothing was sent.'),
           '422': problemResponse(
-            'placeholder_not_allowed (a placeholder outside the destination\'s card fields; field names it), body_too_deep (objects and arrays nested more than 64 levels), security_code_expired (older than 15 minutes), security_code_unavailable, or invalid headers. Nothing was sent.',
+            "placeholder_not_allowed (a placeholder outside the destination's card fields; field names it), body_too_deep (objects and arrays nested more than 64 levels), security_code_expired (older than 15 minutes), security_code_unavailable, or invalid headers. Nothing was sent.",
           ),
           '502': problemResponse('destination_unreachable or destination_response_too_large.'),
           '504': problemResponse('destination_timeout, with phase connect or response.'),
@@ -99,7 +141,12 @@ export const forwardFragment: OpenApiFragment = {
         operationId: 'addForwardDestination',
         summary: 'Allow a destination URL for one merchant (exact scheme, host, port and path)',
         security: [{ AdminKey: [] }],
-        requestBody: jsonRequest('AddForwardDestinationRequest', { merchant_id: DESTINATION.merchant_id, url: DESTINATION.url, card_fields: DESTINATION.card_fields, mode: 'test' }),
+        requestBody: jsonRequest('AddForwardDestinationRequest', {
+          merchant_id: DESTINATION.merchant_id,
+          url: DESTINATION.url,
+          card_fields: DESTINATION.card_fields,
+          mode: 'test',
+        }),
         responses: { '201': jsonResponse('The destination.', 'ForwardDestination', DESTINATION), ...adminErrors },
       },
       get: {
@@ -138,7 +185,7 @@ export const forwardFragment: OpenApiFragment = {
       ForwardCardFields: {
         type: ['object', 'null'],
         description:
-          'The fields that may hold a placeholder, each with the one placeholder it takes: a JSON field as its key path joined by dots (paymentMethod.number), a form field by its name (card[number]). Null or absent: the card fields of the catalog entry whose path ends the destination\'s path (/v69/payments, /payments, /v1/payment_methods), or none.',
+          "The fields that may hold a placeholder, each with the one placeholder it takes: a JSON field as its key path joined by dots (paymentMethod.number), a form field by its name (card[number]). Null or absent: the card fields of the catalog entry whose path ends the destination's path (/v69/payments, /payments, /v1/payment_methods), or none.",
         additionalProperties: { enum: ['account_number', 'expiration_month', 'expiration_year', 'security_code'] },
       },
       ForwardDestination: {

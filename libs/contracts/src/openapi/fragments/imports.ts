@@ -1,4 +1,15 @@
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  commonErrorResponses,
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  pageOf,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 const counts: JsonObject = {
   type: 'object',
@@ -38,7 +49,10 @@ const FINISHED = {
   started_at: '2026-11-23T11:00:01.000Z',
   finished_at: '2026-11-23T11:04:30.000Z',
   counts: { total: 1250, imported: 1180, updated: 60, failed: 10, imported_without_security_code: 1240 },
-  failures: [{ reason: 'invalid_card_number', count: 7 }, { reason: 'card_expired', count: 3 }],
+  failures: [
+    { reason: 'invalid_card_number', count: 7 },
+    { reason: 'card_expired', count: 3 },
+  ],
 };
 
 /** Automatic import jobs (importer service). */
@@ -52,7 +66,7 @@ export const importsFragment: OpenApiFragment = {
         summary: 'Start an automatic import job',
         description: [
           'The platform key is used only for this job: stored encrypted while it runs, erased when it ends, never returned.',
-          'The job lists the account\'s customers and their card payment methods and has the platform forward each card to /cde-import;',
+          "The job lists the account's customers and their card payment methods and has the platform forward each card to /cde-import;",
           'each token keeps the payment-method id as business_key (a second import updates those tokens instead of duplicating them).',
           'import.completed (or import.failed) is sent as a webhook when the job ends.',
         ].join(' '),
@@ -61,13 +75,15 @@ export const importsFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The job, in state preparing.', 'TokenImport', PREPARING),
           ...commonErrorResponses,
-          '422': problemResponse('unknown_provider (field provider), provider_credentials_required or provider_credentials_invalid (field provider_a or provider_a.api_key).'),
+          '422': problemResponse(
+            'unknown_provider (field provider), provider_credentials_required or provider_credentials_invalid (field provider_a or provider_a.api_key).',
+          ),
         },
       },
       get: {
         tags: ['Imports'],
         operationId: 'listTokenImports',
-        summary: 'List the merchant\'s import jobs, newest first',
+        summary: "List the merchant's import jobs, newest first",
         security: [{ ApiKey: [] }],
         parameters: pageParameters,
         responses: { '200': jsonResponse('A page of import jobs.', listOf('TokenImport'), pageOf([FINISHED])), ...commonErrorResponses },
@@ -83,7 +99,7 @@ export const importsFragment: OpenApiFragment = {
         responses: {
           '200': jsonResponse('The job.', 'TokenImport', FINISHED),
           ...commonErrorResponses,
-          '404': problemResponse('import_not_found: unknown id, another merchant\'s job or a job of the other mode.'),
+          '404': problemResponse("import_not_found: unknown id, another merchant's job or a job of the other mode."),
         },
       },
     },
@@ -100,20 +116,42 @@ export const importsFragment: OpenApiFragment = {
             required: ['api_key'],
             additionalProperties: false,
             description: 'Credentials for provider_a, required when provider is provider_a.',
-            properties: { api_key: { type: 'string', minLength: 1, maxLength: 512, description: 'The platform secret key, used only for this import.', writeOnly: true } },
+            properties: {
+              api_key: { type: 'string', minLength: 1, maxLength: 512, description: 'The platform secret key, used only for this import.', writeOnly: true },
+            },
           },
         },
       },
       TokenImport: {
         type: 'object',
-        required: ['id', 'object', 'livemode', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failure_detail', 'failures'],
+        required: [
+          'id',
+          'object',
+          'livemode',
+          'provider',
+          'state',
+          'created_at',
+          'started_at',
+          'finished_at',
+          'counts',
+          'failure_reason',
+          'failure_detail',
+          'failures',
+        ],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
           object: { type: 'string', const: 'token_import' },
-          livemode: { type: 'boolean', description: 'true for a job created with a live key: its tokens are created in live mode. A key of the other mode does not see the job (404).' },
+          livemode: {
+            type: 'boolean',
+            description: 'true for a job created with a live key: its tokens are created in live mode. A key of the other mode does not see the job (404).',
+          },
           provider: { type: 'string' },
-          state: { type: 'string', enum: ['preparing', 'running', 'finished', 'failed'], description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.' },
+          state: {
+            type: 'string',
+            enum: ['preparing', 'running', 'finished', 'failed'],
+            description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.',
+          },
           created_at: schemaRef('Timestamp'),
           started_at: { oneOf: [schemaRef('Timestamp'), { type: 'null' }] },
           finished_at: { oneOf: [schemaRef('Timestamp'), { type: 'null' }] },
@@ -121,12 +159,16 @@ export const importsFragment: OpenApiFragment = {
           failure_reason: {
             type: ['string', 'null'],
             description:
-              'Why the job failed: provider_authentication_failed, provider_unreachable, forwarding_not_enabled (the platform has not enabled forwarding to this service\'s /cde-import for the account), import_credential_unavailable, import_credential_rejected or credentials_unreadable.',
+              "Why the job failed: provider_authentication_failed, provider_unreachable, forwarding_not_enabled (the platform has not enabled forwarding to this service's /cde-import for the account), import_credential_unavailable, import_credential_rejected or credentials_unreadable.",
           },
-          failure_detail: { type: ['string', 'null'], description: 'What to do about the failure, e.g. what to ask the platform for; null otherwise. Never a secret.' },
+          failure_detail: {
+            type: ['string', 'null'],
+            description: 'What to do about the failure, e.g. what to ask the platform for; null otherwise. Never a secret.',
+          },
           failures: {
             type: 'array',
-            description: 'Why single payment methods were not imported (the vault\'s problem code, payment_method_unavailable, import_endpoint_unavailable, not_confirmed), with counts. Never card data.',
+            description:
+              "Why single payment methods were not imported (the vault's problem code, payment_method_unavailable, import_endpoint_unavailable, not_confirmed), with counts. Never card data.",
             items: {
               type: 'object',
               required: ['reason', 'count'],

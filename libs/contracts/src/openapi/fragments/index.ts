@@ -22,4 +22,19 @@ import { routingFragment } from './routing';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment, reportsFragment, routingFragment];
+export const fragments: OpenApiFragment[] = [
+  commonFragment,
+  adminFragment,
+  forwardFragment,
+  importsFragment,
+  webhooksFragment,
+  tokensFragment,
+  paymentsFragment,
+  processorAccountsFragment,
+  earlierPaymentsFragment,
+  disputesFragment,
+  checkoutSettingsFragment,
+  afterSaleFragment,
+  reportsFragment,
+  routingFragment,
+];

@@ -2,7 +2,10 @@ import { buildOpenApiDocument } from '../document';
 import type { JsonObject } from '../openapi-fragment';
 import { validateAgainstOpenApi, validateRequestAgainstOpenApi } from '../validate-response';
 
-type Operation = { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { content?: Record<string, { example?: unknown }> }> };
+type Operation = {
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+};
 const paths = buildOpenApiDocument().paths as Record<string, Record<string, Operation>>;
 
 const ISSUE_ENDPOINTS: Array<[string, string]> = [
@@ -67,7 +70,8 @@ describe('the payments part of the OpenAPI document', () => {
       expect({ method, path, documented: Boolean(operation) }).toEqual({ method, path, documented: true });
       const success = Object.entries(operation!.responses).find(([status]) => status.startsWith('2'))!;
       expect({ method, path, example: success[1].content?.['application/json']?.example !== undefined }).toEqual({ method, path, example: true });
-      if (operation!.requestBody) expect({ method, path, example: operation!.requestBody.content['application/json']?.example !== undefined }).toEqual({ method, path, example: true });
+      if (operation!.requestBody)
+        expect({ method, path, example: operation!.requestBody.content['application/json']?.example !== undefined }).toEqual({ method, path, example: true });
     }
   });
 
@@ -75,10 +79,18 @@ describe('the payments part of the OpenAPI document', () => {
     for (const [path, item] of Object.entries(paths).filter(([path]) => /^\/(payments|flow-matrix|flows|customers|payment-methods|refunds)/.test(path))) {
       for (const [method, operation] of Object.entries(item)) {
         const requestExample = operation.requestBody?.content['application/json']?.example;
-        if (requestExample !== undefined) expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
+        if (requestExample !== undefined)
+          expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
         for (const [status, response] of Object.entries(operation.responses)) {
           const example = response.content?.['application/json']?.example;
-          if (example !== undefined) expect({ method, path, status, ...validateAgainstOpenApi(method, path, Number(status), example) }).toEqual({ method, path, status, valid: true, errors: [] });
+          if (example !== undefined)
+            expect({ method, path, status, ...validateAgainstOpenApi(method, path, Number(status), example) }).toEqual({
+              method,
+              path,
+              status,
+              valid: true,
+              errors: [],
+            });
         }
       }
     }
@@ -108,9 +120,18 @@ describe('the payments part of the OpenAPI document', () => {
     expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999 } })).toBe(false); // captured without amount.captured
     expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0 } })).toBe(false); // captured without amount.disputed and amount.net
     expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, disputed: 1999, net: 0 } })).toBe(false); // without amount.capturable
-    expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, disputed: 1999, net: 0 } })).toBe(true);
+    expect(
+      get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, disputed: 1999, net: 0 } }),
+    ).toBe(true);
     expect(get({ ...payment, status: 'partially_captured', source, amount: { requested: 1999, authorized: 1999, capturable: 999 } })).toBe(false); // partially captured without amount.captured
-    expect(get({ ...payment, status: 'partially_captured', source, amount: { requested: 1999, authorized: 1999, captured: 1000, capturable: 999, disputed: 0, net: 1000 } })).toBe(true);
+    expect(
+      get({
+        ...payment,
+        status: 'partially_captured',
+        source,
+        amount: { requested: 1999, authorized: 1999, captured: 1000, capturable: 999, disputed: 0, net: 1000 },
+      }),
+    ).toBe(true);
     expect(get({ ...payment, status: 'failed' })).toBe(false); // failed without failure_reason
     expect(get({ ...payment, status: 'failed', failure_reason: 'card_declined' })).toBe(true);
     expect(get({ ...payment, status: 'canceled' })).toBe(false); // canceled without cancellation_reason
@@ -118,7 +139,19 @@ describe('the payments part of the OpenAPI document', () => {
   });
 
   it('when a refund carries a field the document does not list, or misses one, then it is invalid', () => {
-    const refund = { id: payment.id, object: 'refund', payment_id: payment.id, amount: 1, currency_code: 'EUR', status: 'pending', failure_reason: null, reason: null, reference: null, livemode: false, created_at: payment.created_at };
+    const refund = {
+      id: payment.id,
+      object: 'refund',
+      payment_id: payment.id,
+      amount: 1,
+      currency_code: 'EUR',
+      status: 'pending',
+      failure_reason: null,
+      reason: null,
+      reference: null,
+      livemode: false,
+      created_at: payment.created_at,
+    };
     expect(validateAgainstOpenApi('get', '/refunds/{refund_id}', 200, refund).valid).toBe(true);
     expect(validateAgainstOpenApi('get', '/refunds/{refund_id}', 200, { ...refund, processor: 'simulator' }).valid).toBe(false);
     const { livemode: _livemode, ...withoutLivemode } = refund;
@@ -133,9 +166,18 @@ describe('the payments part of the OpenAPI document', () => {
 
   it('when a request names another source type, a malformed recurring expiry or a zero amount, then the documented request schemas refuse it; explain also takes a payment as answered', () => {
     expect(validateRequestAgainstOpenApi('post', '/payments/one-off', { amount: 100, currency_code: 'EUR', source: { type: 'card' } }).valid).toBe(false);
-    expect(validateRequestAgainstOpenApi('post', '/payments/recurring', { amount: 100, currency_code: 'EUR', recurring_frequency: 30, recurring_expiry: '2027-12-31' }).valid).toBe(false);
+    expect(
+      validateRequestAgainstOpenApi('post', '/payments/recurring', {
+        amount: 100,
+        currency_code: 'EUR',
+        recurring_frequency: 30,
+        recurring_expiry: '2027-12-31',
+      }).valid,
+    ).toBe(false);
     expect(validateRequestAgainstOpenApi('post', '/payments/{payment_id}/capture', { amount: 100 }).valid).toBe(false); // partial capture without currency
-    expect(validateRequestAgainstOpenApi('post', '/flow-matrix/explain', { amount: { requested: 100 }, currency_code: 'EUR', status: 'captured' }).valid).toBe(true); // a payment as answered
+    expect(validateRequestAgainstOpenApi('post', '/flow-matrix/explain', { amount: { requested: 100 }, currency_code: 'EUR', status: 'captured' }).valid).toBe(
+      true,
+    ); // a payment as answered
     expect(validateRequestAgainstOpenApi('post', '/flow-matrix/explain', { amount: 0, currency_code: 'EUR' }).valid).toBe(false);
   });
 });

@@ -1,4 +1,15 @@
-import { AMOUNT_REFUSALS, commonErrorResponses, listOf, requestAmount, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  AMOUNT_REFUSALS,
+  commonErrorResponses,
+  listOf,
+  requestAmount,
+  livemodeProperty,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -10,8 +21,8 @@ const testClockParameter: JsonObject = {
   in: 'header',
   required: false,
   description:
-    'Test keys (sk_test_) only: the payment\'s effective time (its created_at and every frequency and expiry rule) as an ISO 8601 time, ' +
-    'so next month\'s charge can be tested today. With a live key the header is refused on every route before anything else (422 test_clock_not_allowed).',
+    "Test keys (sk_test_) only: the payment's effective time (its created_at and every frequency and expiry rule) as an ISO 8601 time, " +
+    "so next month's charge can be tested today. With a live key the header is refused on every route before anything else (422 test_clock_not_allowed).",
   schema: { type: 'string', format: 'date-time' },
   example: '2027-02-15T10:00:00Z',
 };
@@ -30,7 +41,7 @@ const metadata: JsonObject = {
 /** GET /payments filters. */
 const paymentSearchParameters: JsonObject[] = [
   { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } },
-  { name: 'reference', in: 'query', required: false, description: 'The merchant\'s reference, exactly.', schema: { type: 'string', maxLength: 255 } },
+  { name: 'reference', in: 'query', required: false, description: "The merchant's reference, exactly.", schema: { type: 'string', maxLength: 255 } },
   { name: 'customer_id', in: 'query', required: false, description: 'Earlier-interface payments of this customer.', schema: { type: 'string' } },
   {
     name: 'use_case',
@@ -39,8 +50,22 @@ const paymentSearchParameters: JsonObject[] = [
     description: 'In the words of the interface that created the payment.',
     schema: { type: 'string', enum: [...USE_CASES, 'guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
   },
-  { name: 'created_gte', in: 'query', required: false, description: 'Created at or after this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-01T00:00:00Z' },
-  { name: 'created_lte', in: 'query', required: false, description: 'Created at or before this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-30T23:59:59Z' },
+  {
+    name: 'created_gte',
+    in: 'query',
+    required: false,
+    description: 'Created at or after this ISO 8601 time (with its offset).',
+    schema: { type: 'string', format: 'date-time' },
+    example: '2026-11-01T00:00:00Z',
+  },
+  {
+    name: 'created_lte',
+    in: 'query',
+    required: false,
+    description: 'Created at or before this ISO 8601 time (with its offset).',
+    schema: { type: 'string', format: 'date-time' },
+    example: '2026-11-30T23:59:59Z',
+  },
 ];
 
 /** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
@@ -66,12 +91,23 @@ function body(schema: string, example: unknown): JsonObject {
 
 // One payment per use case as a merchant sees it; the examples below are built from them.
 const CREATED_AT = '2026-11-23T10:15:00.000Z';
-const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
+const SOURCE = {
+  type: 'card',
+  cardholder_name: 'Ada Lovelace',
+  expiry_month: 12,
+  expiry_year: 2030,
+  masked_account_number: '424242******4242',
+  pan_type: 'FPAN',
+};
 const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   livemode: false,
   amount: { requested: 1999 },
-  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02', checkout_url: 'https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
+  action_requirement: {
+    type: 'use_sdk',
+    session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02',
+    checkout_url: 'https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02',
+  },
   created_at: CREATED_AT,
   currency_code: 'EUR',
   flow: 'simulator_auto_capture',
@@ -198,9 +234,18 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { use_case: { type: 'string', const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
   { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
   { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
-  { if: { properties: { status: { enum: ['authorized', 'capturing', 'partially_captured', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized', 'capturable']) } }) },
-  { if: { properties: { status: { enum: ['partially_captured', 'captured'] } } }, then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }) },
-  { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
+  {
+    if: { properties: { status: { enum: ['authorized', 'capturing', 'partially_captured', 'captured'] } } },
+    then: requires(['source'], { properties: { amount: amountWith(['authorized', 'capturable']) } }),
+  },
+  {
+    if: { properties: { status: { enum: ['partially_captured', 'captured'] } } },
+    then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }),
+  },
+  {
+    if: { properties: { status: { type: 'string', const: 'failed' } } },
+    then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }),
+  },
   { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
 
@@ -216,9 +261,9 @@ const PAYMENTS_DESCRIPTION = [
   'session is open: it stays processing without a card (source is removed; last_failed_attempt names the card and the reason), the',
   'merchant hears payment.attempt_failed, and the consumer may enter another card in the same session (the vault limits the attempts per',
   'session and per address). Each card is an attempt: its transactions carry attempt: 1, 2…, the successful one goes on as any payment',
-  '(payment.captured or payment.authorized). The payment fails with the last attempt\'s reason when the session expires, or at once when the',
+  "(payment.captured or payment.authorized). The payment fails with the last attempt's reason when the session expires, or at once when the",
   'consumer leaves the page with "Return to the shop". Processor errors, risk declines and stored-card sessions fail at once as before.',
-  'Only the origins in allowed_origins (else return_url\'s origin, else none) may frame the hosted page and receive its messages',
+  "Only the origins in allowed_origins (else return_url's origin, else none) may frame the hosted page and receive its messages",
   '(vaultline.checkout.resize, vaultline.checkout.complete); a page on any other origin is refused by frame-ancestors and hears nothing.',
   'States: processing → authorized (manual-capture flows) → capturing → captured, or partially_captured when the capture said final_capture',
   'false (captured again later: one authorization, several captures as the order ships; amount.capturable says what is left). A capture that',
@@ -229,8 +274,8 @@ const PAYMENTS_DESCRIPTION = [
   '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000267 the first capture',
   'fails and a capture asked again succeeds, 4000000000000119 processor error',
   '(retryable, for fallback); any other valid card is approved. Live keys never get a simulated outcome (simulator_not_allowed_in_live_mode).',
-  '3-D Secure (the flow\'s authorization step, three_ds): when the issuer asks the consumer to authenticate, the payment stays processing,',
-  'payment.action_required is sent, the hosted page takes the consumer to the issuer\'s page and back, and the payment goes on; authentication',
+  "3-D Secure (the flow's authorization step, three_ds): when the issuer asks the consumer to authenticate, the payment stays processing,",
+  "payment.action_required is sent, the hosted page takes the consumer to the issuer's page and back, and the payment goes on; authentication",
   'shows the result. Simulator cards: 4000000000003063 challenge, 4000000000003097 frictionless, 4000008400001629 challenge then card_declined;',
   'a failed challenge fails the payment with authentication_failed, a consumer who never comes back with authentication_abandoned when the',
   'session expires.',
@@ -245,7 +290,7 @@ const FLOWS_DESCRIPTION = [
   'metadata (equality). Each PUT is a new version; a payment records the version and the rule that chose its flow.',
 ].join(' ');
 
-const paymentErrors = { ...commonErrorResponses, '404': problemResponse('payment_not_found (also for another merchant\'s payment).') };
+const paymentErrors = { ...commonErrorResponses, '404': problemResponse("payment_not_found (also for another merchant's payment).") };
 const createErrors = {
   ...commonErrorResponses,
   '422': problemResponse(
@@ -268,7 +313,7 @@ const subsequentErrors = {
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
       'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
       'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
-      'retry_limit_reached (the card\'s last attempt was declined and the card schemes allow no retry now: a hard decline, Mastercard\'s wait, or the retry limit; nothing is made); ' +
+      "retry_limit_reached (the card's last attempt was declined and the card schemes allow no retry now: a hard decline, Mastercard's wait, or the retry limit; nothing is made); " +
       `simulator_not_allowed_in_live_mode; ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
   ),
 };
@@ -280,7 +325,14 @@ const matrixErrors = {
   ),
 };
 
-function paymentCreation(operationId: string, summary: string, requestSchema: string, requestExample: unknown, responseExample: unknown, extra: JsonObject = {}): JsonObject {
+function paymentCreation(
+  operationId: string,
+  summary: string,
+  requestSchema: string,
+  requestExample: unknown,
+  responseExample: unknown,
+  extra: JsonObject = {},
+): JsonObject {
   return {
     tags: ['Payments'],
     operationId,
@@ -329,7 +381,14 @@ export const paymentsFragment: OpenApiFragment = {
         'createRecurringPayment',
         'Create an initial recurring payment (consumer present); stored credentials are created',
         'RecurringPaymentRequest',
-        { amount: 1999, currency_code: 'EUR', reference: 'subscription-42', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: '20271231' },
+        {
+          amount: 1999,
+          currency_code: 'EUR',
+          reference: 'subscription-42',
+          source: { type: 'vaultline' },
+          recurring_frequency: 30,
+          recurring_expiry: '20271231',
+        },
         RECURRING,
       ),
     },
@@ -362,7 +421,8 @@ export const paymentsFragment: OpenApiFragment = {
       post: {
         tags: ['Payments'],
         operationId: 'capturePayment',
-        summary: 'Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)',
+        summary:
+          'Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)',
         description:
           'Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the ' +
           'authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the ' +
@@ -391,7 +451,10 @@ export const paymentsFragment: OpenApiFragment = {
         summary: 'Retrieve a payment',
         security,
         parameters: [paymentIdParameter],
-        responses: { '200': answer('The payment, in the shape of the interface that created it (Payment, or EarlierPayment for POST /payments).', 'AnyPayment', CAPTURED), ...paymentErrors },
+        responses: {
+          '200': answer('The payment, in the shape of the interface that created it (Payment, or EarlierPayment for POST /payments).', 'AnyPayment', CAPTURED),
+          ...paymentErrors,
+        },
       },
     },
     '/payments': {
@@ -399,11 +462,17 @@ export const paymentsFragment: OpenApiFragment = {
         tags: ['Payments'],
         operationId: 'listPayments',
         summary: 'List and search payments, newest first (cursor pagination)',
-        description: 'Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.',
+        description:
+          'Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.',
         security,
         parameters: [...pageParameters, ...paymentSearchParameters],
         responses: {
-          '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
+          '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), {
+            object: 'list',
+            data: [FAILED, CAPTURED],
+            has_more: true,
+            next_cursor: CAPTURED.id,
+          }),
           ...commonErrorResponses,
         },
       },
@@ -420,10 +489,46 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
-              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'failed', failure_reason: 'card_declined', amount: 1999, attempt: 1, created_at: '2026-11-23T10:15:40.000Z' },
-              { livemode: false, processor: 'simulator', kind: 'authentication_3ds', status: 'succeeded', failure_reason: null, amount: null, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
-              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
-              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:06.000Z' },
+              {
+                livemode: false,
+                processor: 'simulator',
+                kind: 'authorization',
+                status: 'failed',
+                failure_reason: 'card_declined',
+                amount: 1999,
+                attempt: 1,
+                created_at: '2026-11-23T10:15:40.000Z',
+              },
+              {
+                livemode: false,
+                processor: 'simulator',
+                kind: 'authentication_3ds',
+                status: 'succeeded',
+                failure_reason: null,
+                amount: null,
+                attempt: 2,
+                created_at: '2026-11-23T10:16:05.000Z',
+              },
+              {
+                livemode: false,
+                processor: 'simulator',
+                kind: 'authorization',
+                status: 'succeeded',
+                failure_reason: null,
+                amount: 1999,
+                attempt: 2,
+                created_at: '2026-11-23T10:16:05.000Z',
+              },
+              {
+                livemode: false,
+                processor: 'simulator',
+                kind: 'capture',
+                status: 'succeeded',
+                failure_reason: null,
+                amount: 1999,
+                attempt: 2,
+                created_at: '2026-11-23T10:16:06.000Z',
+              },
             ],
           }),
           ...paymentErrors,
@@ -466,7 +571,12 @@ export const paymentsFragment: OpenApiFragment = {
             flow: 'simulator_manual_capture',
             rule: 'manual-for-orders',
             matrix_version: 3,
-            authorization: { strategy: 'ordered', processors: ['simulator'], reason: 'step_order', detail: 'simulator: the only processor of the step that can take the payment' },
+            authorization: {
+              strategy: 'ordered',
+              processors: ['simulator'],
+              reason: 'step_order',
+              detail: 'simulator: the only processor of the step that can take the payment',
+            },
           }),
           ...matrixErrors,
         },
@@ -483,13 +593,15 @@ export const paymentsFragment: OpenApiFragment = {
           '201': answer('The flow.', 'Flow', FLOW),
           ...commonErrorResponses,
           '409': problemResponse('flow_exists: a built-in or own flow has that name.'),
-          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step; flow_limit_reached: the merchant already has 500 flows.'),
+          '422': problemResponse(
+            'invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step; flow_limit_reached: the merchant already has 500 flows.',
+          ),
         },
       },
       get: {
         tags: ['Flows'],
         operationId: 'listFlows',
-        summary: 'The built-in flows and the merchant\'s own',
+        summary: "The built-in flows and the merchant's own",
         security,
         responses: { '200': answer('Every flow.', wholeListOf('Flow'), { object: 'list', data: [BUILT_IN_FLOW, FLOW] }), ...commonErrorResponses },
       },
@@ -511,7 +623,13 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['type'],
         additionalProperties: false,
-        properties: { type: { type: 'string', const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
+        properties: {
+          type: {
+            type: 'string',
+            const: 'vaultline',
+            description: "The card is entered on the service's hosted page; anything else is refused (422, field source.type).",
+          },
+        },
       },
       OneOffPaymentRequest: {
         type: 'object',
@@ -524,7 +642,8 @@ export const paymentsFragment: OpenApiFragment = {
           return_url: {
             type: 'string',
             format: 'uri',
-            description: 'Where the hosted page sends the consumer once the outcome is known (session_id, payment_id, payment_status added). https; http only for localhost, 127.0.0.1 and [::1].',
+            description:
+              'Where the hosted page sends the consumer once the outcome is known (session_id, payment_id, payment_status added). https; http only for localhost, 127.0.0.1 and [::1].',
           },
           allowed_origins: {
             type: 'array',
@@ -545,7 +664,8 @@ export const paymentsFragment: OpenApiFragment = {
           locale: {
             type: 'string',
             pattern: '^(en|de|fr|es|nl|it)([-_][A-Za-z]{2})?$',
-            description: 'The language of the hosted page: en, de, fr, es, nl or it, optionally with a region (de-CH) for number formats. Not given: the consumer\'s browser languages, else English.',
+            description:
+              "The language of the hosted page: en, de, fr, es, nl or it, optionally with a region (de-CH) for number formats. Not given: the consumer's browser languages, else English.",
           },
         },
       },
@@ -558,7 +678,11 @@ export const paymentsFragment: OpenApiFragment = {
             required: ['recurring_frequency', 'recurring_expiry'],
             properties: {
               recurring_frequency: { type: 'integer', minimum: 1, description: 'Minimum distance in days between two payments.' },
-              recurring_expiry: { type: 'string', pattern: '^[0-9]{8}$', description: 'YYYYMMDD: a real calendar date, not in the past; the last day of validity.' },
+              recurring_expiry: {
+                type: 'string',
+                pattern: '^[0-9]{8}$',
+                description: 'YYYYMMDD: a real calendar date, not in the past; the last day of validity.',
+              },
             },
           },
         ],
@@ -567,7 +691,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['amount', 'currency_code'],
         properties: {
-          amount: requestAmount('At most the initial payment\'s amount.'),
+          amount: requestAmount("At most the initial payment's amount."),
           currency_code: currencyCode,
           reference: { type: 'string' },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES, default: 'NO_3RI' },
@@ -579,7 +703,7 @@ export const paymentsFragment: OpenApiFragment = {
         properties: {
           reference: { type: 'string' },
           amount: requestAmount('Partial capture: at most amount.capturable. Without it all that is capturable is captured.'),
-          currency_code: { ...currencyCode, description: 'With amount: the payment\'s currency.' },
+          currency_code: { ...currencyCode, description: "With amount: the payment's currency." },
           final_capture: {
             type: 'boolean',
             default: true,
@@ -609,7 +733,7 @@ export const paymentsFragment: OpenApiFragment = {
         additionalProperties: false,
         description:
           'requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. ' +
-          'A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard\'s ' +
+          "A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's " +
           'Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending.',
         properties: {
           requested: amountValue,
@@ -627,14 +751,18 @@ export const paymentsFragment: OpenApiFragment = {
             type: 'integer',
             minimum: 0,
             description:
-              'Once captured: the amount of the payment\'s disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. ' +
+              "Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. " +
               'Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed.',
           },
           net: {
             type: 'integer',
             description: 'Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back).',
           },
-          refund_pending: { type: 'integer', minimum: 0, description: 'With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none).' },
+          refund_pending: {
+            type: 'integer',
+            minimum: 0,
+            description: 'With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none).',
+          },
         },
       },
       PaymentFields: {
@@ -649,7 +777,8 @@ export const paymentsFragment: OpenApiFragment = {
           cancellation_reason: {
             type: 'string',
             enum: ['requested_by_merchant', 'authorization_expired'],
-            description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
+            description:
+              'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
           },
           action_requirement: schemaRef('ActionRequirement'),
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
@@ -676,19 +805,21 @@ export const paymentsFragment: OpenApiFragment = {
             description:
               'Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, ' +
               'session_abandoned (the consumer left the hosted page before entering a card), ' +
-              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow), amount_not_supported (the flow chosen once the ' +
-                'card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, ' +
-              'the last attempt\'s reason (last_failed_attempt.failure_reason) once the session ends.',
+              "simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the " +
+              'card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, ' +
+              "the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.",
           },
           attempts: {
             type: 'integer',
             minimum: 1,
-            description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt\'s transactions carry its number).',
+            description:
+              "Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).",
           },
           last_failed_attempt: schemaRef('FailedCardAttempt'),
           decline: {
             ...schemaRef('Decline'),
-            description: 'A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor\'s code and words, the scheme\'s advice).',
+            description:
+              "A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).",
           },
           routing: { ...schemaRef('PaymentRouting'), description: 'Once an authorization was decided: why each attempt went where it went (the Routing tag).' },
           return_url: { type: ['string', 'null'] },
@@ -703,11 +834,12 @@ export const paymentsFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           type: { type: 'string', const: 'use_sdk' },
-          session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' },
+          session_id: { ...uuid, description: "A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page." },
           checkout_url: {
             type: 'string',
             format: 'uri',
-            description: 'The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.',
+            description:
+              'The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.',
           },
         },
         description: 'Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id.',
@@ -722,11 +854,14 @@ export const paymentsFragment: OpenApiFragment = {
           'if the session ends first the payment fails with this failure_reason.',
         properties: {
           number: { type: 'integer', minimum: 1, description: 'Which card of the session (1 the first).' },
-          failure_reason: { type: 'string', description: 'Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors\' decline reasons).' },
+          failure_reason: {
+            type: 'string',
+            description: "Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons).",
+          },
           masked_account_number: { type: ['string', 'null'], description: 'The card, at most its first 6 and last 4 digits.' },
           failed_at: { type: 'string', format: 'date-time' },
           authentication: schemaRef('PaymentAuthentication'),
-          decline: { ...schemaRef('Decline'), description: 'The card\'s decline (absent for a failed challenge, which is no decline).' },
+          decline: { ...schemaRef('Decline'), description: "The card's decline (absent for a failed challenge, which is no decline)." },
         },
       },
       PaymentAuthentication: {
@@ -754,13 +889,19 @@ export const paymentsFragment: OpenApiFragment = {
       },
       SubsequentPayment: {
         description: 'A merchant-initiated payment as created: processing, no action requirement.',
-        allOf: [schemaRef('Payment'), { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
-      },
-      CapturingPayment: {
-        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code.',
         allOf: [
           schemaRef('Payment'),
-          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized', 'capturable']) } }),
+          { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } },
+        ],
+      },
+      CapturingPayment: {
+        description:
+          'The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code.',
+        allOf: [
+          schemaRef('Payment'),
+          requires(['flow', 'source'], {
+            properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized', 'capturable']) },
+          }),
         ],
       },
       ProcessorTransaction: {
@@ -775,13 +916,21 @@ export const paymentsFragment: OpenApiFragment = {
             enum: ['risk', 'authentication_3ri', 'authentication_3ds', 'authorization', 'capture', 'void'],
             description:
               'void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor. ' +
-              'authentication_3ds: the consumer\'s 3-D Secure authentication (succeeded: authenticated or attempted); a failed one ends the payment before any authorization.',
+              "authentication_3ds: the consumer's 3-D Secure authentication (succeeded: authenticated or attempted); a failed one ends the payment before any authorization.",
           },
           status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
           failure_reason: { type: ['string', 'null'] },
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
-          use_case: { type: 'string', description: 'The use case the processor was sent, in the words of the payment\'s interface (ONE_OFF…, or recurring_payment… for the earlier interface).' },
-          attempt: { type: 'integer', minimum: 1, description: 'Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).' },
+          use_case: {
+            type: 'string',
+            description:
+              "The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface).",
+          },
+          attempt: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).',
+          },
           decline: { ...schemaRef('Decline'), description: 'A failed or unanswered authorization: its decline, normalised.' },
           created_at: { type: 'string', format: 'date-time' },
         },
@@ -789,29 +938,44 @@ export const paymentsFragment: OpenApiFragment = {
       FlowStep: {
         type: 'object',
         required: ['kind'],
-        description: 'A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it).',
+        description:
+          'A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it).',
         properties: {
           kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
-          processor: { type: 'string', description: 'A processor id of the registry (simulator) or a processor account\'s id.' },
+          processor: { type: 'string', description: "A processor id of the registry (simulator) or a processor account's id." },
           processors: {
             type: 'array',
             items: { type: 'string' },
             minItems: 1,
             maxItems: 6,
-            description: 'Authorization steps: the processors the strategy chooses among, in the step\'s order (instead of processor and fallback).',
+            description: "Authorization steps: the processors the strategy chooses among, in the step's order (instead of processor and fallback).",
           },
           strategy: {
             type: 'string',
             enum: ['ordered', 'weighted', 'success_rate'],
             default: 'ordered',
             description:
-              'Authorization steps: which processor goes first. ordered: the step\'s order; weighted: drawn by weights; success_rate: the best recent authorization rate for the ' +
-              'payment\'s segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor.',
+              "Authorization steps: which processor goes first. ordered: the step's order; weighted: drawn by weights; success_rate: the best recent authorization rate for the " +
+              "payment's segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor.",
           },
-          weights: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 1000000 }, description: 'strategy weighted only: one per processor of the step, in its order, not all 0.' },
-          on_decline: { type: 'array', items: schemaRef('OnDeclineRule'), maxItems: 10, description: 'Authorization steps: what a decline does, by its category (none: the decline stands).' },
+          weights: {
+            type: 'array',
+            items: { type: 'integer', minimum: 0, maximum: 1000000 },
+            description: 'strategy weighted only: one per processor of the step, in its order, not all 0.',
+          },
+          on_decline: {
+            type: 'array',
+            items: schemaRef('OnDeclineRule'),
+            maxItems: 10,
+            description: 'Authorization steps: what a decline does, by its category (none: the decline stands).',
+          },
           on_failure: { type: 'string', enum: ['stop', 'continue'], default: 'stop', description: 'What a declined step does.' },
-          fallback: { type: 'array', items: { type: 'string' }, default: [], description: 'Processors tried in order on a retryable processor error (and by on_decline next_processor).' },
+          fallback: {
+            type: 'array',
+            items: { type: 'string' },
+            default: [],
+            description: 'Processors tried in order on a retryable processor error (and by on_decline next_processor).',
+          },
           three_ds: {
             type: 'string',
             enum: ['off', 'if_required', 'always'],
@@ -871,7 +1035,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['livemode', 'version', 'default_flow', 'rules', 'updated_at'],
         properties: {
-          livemode: livemodeProperty('this is the matrix of (one per mode; it routes only that mode\'s payments)'),
+          livemode: livemodeProperty("this is the matrix of (one per mode; it routes only that mode's payments)"),
           version: { type: 'integer', minimum: 0 },
           default_flow: { type: 'string' },
           rules: { type: 'array', items: schemaRef('FlowRule') },
@@ -886,14 +1050,17 @@ export const paymentsFragment: OpenApiFragment = {
           use_case: { type: 'string', enum: USE_CASES, default: 'ONE_OFF' },
           amount: {
             oneOf: [amountValue, { type: 'object', required: ['requested'], properties: { requested: amountValue } }],
-            description: 'Minor units, or a payment\'s amount object (amount.requested is used).',
+            description: "Minor units, or a payment's amount object (amount.requested is used).",
           },
           currency_code: currencyCode,
           reference: { type: ['string', 'null'] },
           scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules and the routing segment.' },
-          country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'The card\'s country of issue (ISO 3166-1 alpha-2), for the routing segment.' },
+          country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: "The card's country of issue (ISO 3166-1 alpha-2), for the routing segment." },
           metadata,
-          matrix: { ...schemaRef('FlowMatrixInput'), description: 'A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved).' },
+          matrix: {
+            ...schemaRef('FlowMatrixInput'),
+            description: 'A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved).',
+          },
         },
       },
       FlowDecision: {
@@ -907,7 +1074,7 @@ export const paymentsFragment: OpenApiFragment = {
             allOf: [schemaRef('RoutingChoice')],
             properties: { strategy: { type: 'string', enum: ['ordered', 'weighted', 'success_rate'] } },
             description:
-              'The flow\'s authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; ' +
+              "The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; " +
               'no draw is made, so an explanation never explores).',
           },
         },

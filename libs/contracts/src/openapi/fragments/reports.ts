@@ -1,4 +1,15 @@
-import { commonErrorResponses, jsonResponse, listOf, livemodeProperty, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  commonErrorResponses,
+  jsonResponse,
+  listOf,
+  livemodeProperty,
+  pageOf,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 /**
  * The merchant's own API keys (GET/POST/DELETE /api-keys, served by the gateway) and the reports the
@@ -21,17 +32,34 @@ const KEY = {
 const SECRET_KEY = { ...KEY, id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51', prefix: 'sk_test_Q9xP', scopes: ['merchant'], label: 'shop backend (eu-west)' };
 
 const period: JsonObject[] = [
-  { name: 'from', in: 'query', required: false, description: 'First day (UTC, inclusive), YYYY-MM-DD. Default: 29 days before `to`.', schema: { type: 'string', format: 'date' } },
-  { name: 'to', in: 'query', required: false, description: 'Last day (UTC, inclusive), YYYY-MM-DD. Default: today. At most 92 days from `from`.', schema: { type: 'string', format: 'date' } },
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    description: 'First day (UTC, inclusive), YYYY-MM-DD. Default: 29 days before `to`.',
+    schema: { type: 'string', format: 'date' },
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: 'Last day (UTC, inclusive), YYYY-MM-DD. Default: today. At most 92 days from `from`.',
+    schema: { type: 'string', format: 'date' },
+  },
 ];
 
-const rate: JsonObject = { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'succeeded / (succeeded + failed), 4 decimals; null when none finished.' };
+const rate: JsonObject = {
+  type: ['number', 'null'],
+  minimum: 0,
+  maximum: 1,
+  description: 'succeeded / (succeeded + failed), 4 decimals; null when none finished.',
+};
 const count: JsonObject = { type: 'integer', minimum: 0 };
 const day: JsonObject = { type: 'string', format: 'date' };
 
 const MONEY_DEFINITIONS =
-  'Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month\'s payment is on ' +
-  'today\'s line), in minor units of the currency, one row per currency, the way a processor\'s balance report reads: `authorized` the ' +
+  "Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on " +
+  "today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the " +
   'successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they ' +
   'succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the ' +
   'processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last ' +
@@ -94,8 +122,24 @@ const PAYMENT_REPORT = {
     amounts: [{ currency_code: 'EUR', authorized: 7500, captured: 7500, refunded: 500, disputed: 2500, won_back: 0, net: 4500 }],
   },
   days: [
-    { date: '2026-11-25', count: 2, succeeded: 1, failed: 1, pending: 0, success_rate: 0.5, amounts: [{ currency_code: 'EUR', authorized: 2500, captured: 2500, refunded: 0, disputed: 0, won_back: 0, net: 2500 }] },
-    { date: '2026-11-26', count: 3, succeeded: 2, failed: 0, pending: 1, success_rate: 1, amounts: [{ currency_code: 'EUR', authorized: 5000, captured: 5000, refunded: 500, disputed: 2500, won_back: 0, net: 4500 }] },
+    {
+      date: '2026-11-25',
+      count: 2,
+      succeeded: 1,
+      failed: 1,
+      pending: 0,
+      success_rate: 0.5,
+      amounts: [{ currency_code: 'EUR', authorized: 2500, captured: 2500, refunded: 0, disputed: 0, won_back: 0, net: 2500 }],
+    },
+    {
+      date: '2026-11-26',
+      count: 3,
+      succeeded: 2,
+      failed: 0,
+      pending: 1,
+      success_rate: 1,
+      amounts: [{ currency_code: 'EUR', authorized: 5000, captured: 5000, refunded: 500, disputed: 2500, won_back: 0, net: 4500 }],
+    },
   ],
   by_processor: [{ processor: 'simulator', attempts: 4, succeeded: 3, failed: 1, success_rate: 0.75 }],
   by_flow: [{ flow: 'simulator', attempts: 4, succeeded: 3, failed: 1, success_rate: 0.75 }],
@@ -112,7 +156,17 @@ const DELIVERY_REPORT = {
     { date: '2026-11-25', messages: 4, succeeded: 3, failed: 1, pending: 0, success_rate: 0.75 },
     { date: '2026-11-26', messages: 6, succeeded: 5, failed: 0, pending: 1, success_rate: 1 },
   ],
-  by_endpoint: [{ endpoint_id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51', url: 'https://shop.example/webhooks', messages: 10, succeeded: 8, failed: 1, pending: 1, success_rate: 0.8889 }],
+  by_endpoint: [
+    {
+      endpoint_id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51',
+      url: 'https://shop.example/webhooks',
+      messages: 10,
+      succeeded: 8,
+      failed: 1,
+      pending: 1,
+      success_rate: 0.8889,
+    },
+  ],
 };
 
 const deliveryCounts = (extra: Record<string, JsonObject> = {}, required: string[] = []): JsonObject => ({
@@ -136,7 +190,11 @@ export const reportsFragment: OpenApiFragment = {
       description:
         "The merchant's own keys, of its key's mode, managed as in Stripe's dashboard: every key reads the list; a secret key creates secret keys and dashboard keys (read-mostly, for support staff), rolls a key (a new one at once, the old one kept working up to a week so the new one can be deployed first) and deletes one (it stops at once, and so do the dashboard sessions it opened). Every change is in the admin audit (via api_key, or via dashboard_session). Operators manage every key under /admin.",
     },
-    { name: 'Reports', description: 'Aggregates over a period, in the mode of the key: what the dashboard\'s overview draws. Computed on request from the payments and webhook messages of the period.' },
+    {
+      name: 'Reports',
+      description:
+        "Aggregates over a period, in the mode of the key: what the dashboard's overview draws. Computed on request from the payments and webhook messages of the period.",
+    },
   ],
   paths: {
     '/api-keys': {
@@ -151,9 +209,9 @@ export const reportsFragment: OpenApiFragment = {
       post: {
         tags: ['API keys'],
         operationId: 'createApiKey',
-        summary: 'Create a secret key or a dashboard key of this key\'s mode; the key is shown only in this response',
+        summary: "Create a secret key or a dashboard key of this key's mode; the key is shown only in this response",
         description:
-          'Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).',
+          "Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).",
         security,
         requestBody: {
           required: false,
@@ -165,21 +223,30 @@ export const reportsFragment: OpenApiFragment = {
                 properties: {
                   label: { type: 'string', maxLength: 200, description: 'Who or what holds the key.' },
                   expires_at: { type: 'string', format: 'date-time', description: 'When the key stops working; none: until revoked.' },
-                  scope: { type: 'string', enum: ['merchant', 'dashboard'], default: 'dashboard', description: 'merchant: a secret key; dashboard: a read-mostly key.' },
+                  scope: {
+                    type: 'string',
+                    enum: ['merchant', 'dashboard'],
+                    default: 'dashboard',
+                    description: 'merchant: a secret key; dashboard: a read-mostly key.',
+                  },
                 },
               },
               example: { label: 'shop backend (eu-west)', scope: 'merchant' },
             },
           },
         },
-        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...SECRET_KEY, api_key: 'sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um' }), ...commonErrorResponses },
+        responses: {
+          '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...SECRET_KEY, api_key: 'sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um' }),
+          ...commonErrorResponses,
+        },
       },
     },
     '/api-keys/{key_id}/roll': {
       post: {
         tags: ['API keys'],
         operationId: 'rollApiKey',
-        summary: 'Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now',
+        summary:
+          'Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now',
         description:
           'Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key. Idempotency-Key is not applied on this route: a repeat rolls the key again (the answer holds the new secret key, which is never kept to be replayed).',
         security,
@@ -191,7 +258,9 @@ export const reportsFragment: OpenApiFragment = {
               schema: {
                 type: 'object',
                 additionalProperties: false,
-                properties: { expires_in_seconds: { type: 'integer', minimum: 0, maximum: 604800, default: 0, description: 'How long the old key keeps working.' } },
+                properties: {
+                  expires_in_seconds: { type: 'integer', minimum: 0, maximum: 604800, default: 0, description: 'How long the old key keeps working.' },
+                },
               },
               example: { expires_in_seconds: 86400 },
             },
@@ -219,7 +288,7 @@ export const reportsFragment: OpenApiFragment = {
         operationId: 'deleteApiKey',
         summary: 'Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened',
         description:
-          'Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer\'s (403 insufficient_scope).',
+          "Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer's (403 insufficient_scope).",
         security,
         parameters: [{ name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
         responses: {
@@ -234,9 +303,9 @@ export const reportsFragment: OpenApiFragment = {
       get: {
         tags: ['Reports'],
         operationId: 'getPaymentReport',
-        summary: 'Payments of a period: the money per day and currency (authorized, captured, refunded, disputed, net), counts and success per day, success rate by processor and by flow, decline reasons',
-        description:
-          `Days are UTC; every day of the period is listed, empty ones with zeros. \`count\`, \`succeeded\`, \`failed\` and \`pending\` count the payments created that day, in their state now. \`amounts\`: ${MONEY_DEFINITIONS} \`by_processor\` counts authorization attempts (a flow with a fallback tries more than one processor per payment); \`by_flow\` counts payments by the flow the matrix chose. \`decline_reasons\` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.`,
+        summary:
+          'Payments of a period: the money per day and currency (authorized, captured, refunded, disputed, net), counts and success per day, success rate by processor and by flow, decline reasons',
+        description: `Days are UTC; every day of the period is listed, empty ones with zeros. \`count\`, \`succeeded\`, \`failed\` and \`pending\` count the payments created that day, in their state now. \`amounts\`: ${MONEY_DEFINITIONS} \`by_processor\` counts authorization attempts (a flow with a fallback tries more than one processor per payment); \`by_flow\` counts payments by the flow the matrix chose. \`decline_reasons\` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.`,
         security,
         parameters: period,
         responses: { '200': jsonResponse('The report.', 'PaymentReport', PAYMENT_REPORT), ...commonErrorResponses },
@@ -288,7 +357,10 @@ export const reportsFragment: OpenApiFragment = {
           days: { type: 'array', items: deliveryCounts({ date: day }, ['date']) },
           by_endpoint: {
             type: 'array',
-            items: deliveryCounts({ endpoint_id: schemaRef('ObjectId'), url: { type: ['string', 'null'], description: 'null when the endpoint was deleted since.' } }, ['endpoint_id', 'url']),
+            items: deliveryCounts(
+              { endpoint_id: schemaRef('ObjectId'), url: { type: ['string', 'null'], description: 'null when the endpoint was deleted since.' } },
+              ['endpoint_id', 'url'],
+            ),
           },
         },
       },

@@ -1,10 +1,22 @@
 import { merchantEventTypes } from '../../events/catalog';
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, livemodeProperty as livemode, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import {
+  commonErrorResponses,
+  jsonRequest,
+  jsonResponse,
+  listOf,
+  livemodeProperty as livemode,
+  pageOf,
+  pageParameters,
+  problemResponse,
+  schemaRef,
+  type JsonObject,
+  type OpenApiFragment,
+} from '../openapi-fragment';
 
 const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const security = [{ ApiKey: [] }];
-const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
+const notFound = problemResponse("webhook_endpoint_not_found: unknown id, another merchant's endpoint or one of the other mode.");
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
 /** What an event or a delivery can be: the subscribable types, and the test event an endpoint is sent on request. */
 const loggedEventTypes: JsonObject = { type: 'string', enum: [...merchantEventTypes, 'webhook_endpoint.test'] };
@@ -94,7 +106,7 @@ const WEBHOOKS_DESCRIPTION = [
 export const webhooksFragment: OpenApiFragment = {
   tags: [
     { name: 'Webhooks', description: WEBHOOKS_DESCRIPTION },
-    { name: 'Events', description: 'Every merchant-facing event, newest first, like Stripe\'s /v1/events. Webhooks are created from these events.' },
+    { name: 'Events', description: "Every merchant-facing event, newest first, like Stripe's /v1/events. Webhooks are created from these events." },
   ],
   paths: {
     '/webhook-endpoints': {
@@ -108,7 +120,9 @@ export const webhooksFragment: OpenApiFragment = {
           '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret', { ...ENDPOINT, secret: SECRET }),
           ...commonErrorResponses,
           '409': problemResponse('too_many_webhook_endpoints.'),
-          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events).'),
+          '422': problemResponse(
+            'url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events).',
+          ),
         },
       },
       get: {
@@ -137,7 +151,12 @@ export const webhooksFragment: OpenApiFragment = {
         parameters: [endpointId],
         requestBody: jsonRequest('UpdateWebhookEndpointRequest', { enabled: false }),
         responses: {
-          '200': jsonResponse('The updated endpoint.', 'WebhookEndpoint', { ...ENDPOINT, enabled: false, disabled_reason: 'manual', updated_at: '2026-11-24T08:00:00.000Z' }),
+          '200': jsonResponse('The updated endpoint.', 'WebhookEndpoint', {
+            ...ENDPOINT,
+            enabled: false,
+            disabled_reason: 'manual',
+            updated_at: '2026-11-24T08:00:00.000Z',
+          }),
           ...commonErrorResponses,
           '404': notFound,
           '409': problemResponse('concurrent_modification: changed meanwhile; retry.'),
@@ -149,7 +168,11 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Delete a webhook endpoint; its pending deliveries fail',
         security,
         parameters: [endpointId],
-        responses: { '200': jsonResponse('Deleted.', 'DeletedWebhookEndpoint', { id: ENDPOINT.id, object: 'webhook_endpoint', deleted: true }), ...commonErrorResponses, '404': notFound },
+        responses: {
+          '200': jsonResponse('Deleted.', 'DeletedWebhookEndpoint', { id: ENDPOINT.id, object: 'webhook_endpoint', deleted: true }),
+          ...commonErrorResponses,
+          '404': notFound,
+        },
       },
     },
     '/webhook-endpoints/{endpoint_id}/rotate-secret': {
@@ -161,7 +184,11 @@ export const webhooksFragment: OpenApiFragment = {
         parameters: [endpointId],
         requestBody: jsonRequest('RotateWebhookSecretRequest', { grace_period_seconds: 86400 }, false),
         responses: {
-          '200': jsonResponse('The endpoint with its new secret.', 'RotatedWebhookSecret', { ...ENDPOINT, secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD', previous_secret_expires_at: '2026-11-25T09:00:00.000Z' }),
+          '200': jsonResponse('The endpoint with its new secret.', 'RotatedWebhookSecret', {
+            ...ENDPOINT,
+            secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
+            previous_secret_expires_at: '2026-11-25T09:00:00.000Z',
+          }),
           ...commonErrorResponses,
           '404': notFound,
         },
@@ -173,7 +200,11 @@ export const webhooksFragment: OpenApiFragment = {
         operationId: 'listWebhookDeliveries',
         summary: 'The delivery log of an endpoint, newest first, each with its attempts',
         security,
-        parameters: [endpointId, ...pageParameters, { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } }],
+        parameters: [
+          endpointId,
+          ...pageParameters,
+          { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } },
+        ],
         responses: { '200': jsonResponse('A page of deliveries.', listOf('WebhookDelivery'), pageOf([DELIVERY])), ...commonErrorResponses, '404': notFound },
       },
     },
@@ -184,7 +215,11 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Read one delivery and its attempts',
         security,
         parameters: [endpointId, deliveryId],
-        responses: { '200': jsonResponse('The delivery.', 'WebhookDelivery', DELIVERY), ...commonErrorResponses, '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.') },
+        responses: {
+          '200': jsonResponse('The delivery.', 'WebhookDelivery', DELIVERY),
+          ...commonErrorResponses,
+          '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.'),
+        },
       },
     },
     '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay': {
@@ -195,7 +230,11 @@ export const webhooksFragment: OpenApiFragment = {
         security,
         parameters: [endpointId, deliveryId],
         responses: {
-          '202': jsonResponse('The delivery, pending again.', 'WebhookDelivery', { ...DELIVERY, status: 'pending', next_attempt_at: '2026-11-24T08:00:00.000Z' }),
+          '202': jsonResponse('The delivery, pending again.', 'WebhookDelivery', {
+            ...DELIVERY,
+            status: 'pending',
+            next_attempt_at: '2026-11-24T08:00:00.000Z',
+          }),
           ...commonErrorResponses,
           '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.'),
           '409': problemResponse('delivery_in_progress (an attempt is running) or webhook_endpoint_disabled.'),
@@ -213,7 +252,7 @@ export const webhooksFragment: OpenApiFragment = {
         security,
         parameters: [endpointId],
         responses: {
-          '202': jsonResponse('The test event\'s delivery, pending (its first attempt is made at once).', 'WebhookDelivery', {
+          '202': jsonResponse("The test event's delivery, pending (its first attempt is made at once).", 'WebhookDelivery', {
             ...DELIVERY,
             id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21',
             event_id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22',
@@ -234,7 +273,7 @@ export const webhooksFragment: OpenApiFragment = {
       get: {
         tags: ['Events'],
         operationId: 'listEvents',
-        summary: 'List the merchant\'s events, newest first',
+        summary: "List the merchant's events, newest first",
         security,
         parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: loggedEventTypes }],
         responses: { '200': jsonResponse('A page of events.', listOf('Event'), pageOf([EVENT])), ...commonErrorResponses },
@@ -244,14 +283,14 @@ export const webhooksFragment: OpenApiFragment = {
       get: {
         tags: ['Events'],
         operationId: 'pollEvents',
-        summary: 'Wait for the merchant\'s next events (long poll), resumable from an event id',
+        summary: "Wait for the merchant's next events (long poll), resumable from an event id",
         description:
           'The event log in the order the service recorded the events (which can differ from the order of their ids: events of different ' +
           'services arrive in their own time), for a program on a laptop that wants the webhooks without a public URL (`vaultline listen`). ' +
           'Answers at once with the events recorded after `after`, oldest first; when there is none yet, waits up to `wait_seconds` for the ' +
           'first and answers it, or answers an empty list. Pass `last_event_id` as the next `after`: a reader that stops and comes back with ' +
           'it misses nothing and gets nothing twice. Without `after`: from the beginning of the log (to start from now, pass the id of the newest ' +
-          'event, from GET /events?limit=1). Scoped by the key\'s merchant and mode, like every read; another merchant\'s or mode\'s event id ' +
+          "event, from GET /events?limit=1). Scoped by the key's merchant and mode, like every read; another merchant's or mode's event id " +
           'answers 404 event_not_found. A shutdown of the service waits for the polls in flight (at most wait_seconds).',
         security,
         parameters: [
@@ -263,7 +302,13 @@ export const webhooksFragment: OpenApiFragment = {
             description: 'Only events of these types: one type, or several separated by commas. The cursor still moves past the others.',
             schema: { type: 'string', maxLength: 2000, examples: ['payment.captured,refund.succeeded'] },
           },
-          { name: 'limit', in: 'query', required: false, description: 'At most this many events (1 to 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'At most this many events (1 to 100).',
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+          },
           {
             name: 'wait_seconds',
             in: 'query',
@@ -301,7 +346,16 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Where an event went: its delivery to each endpoint that received it, with their attempts (one page)',
         security,
         parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('The deliveries, oldest first.', listOf('WebhookDelivery'), { object: 'list', data: [DELIVERY], has_more: false, next_cursor: null }), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
+        responses: {
+          '200': jsonResponse('The deliveries, oldest first.', listOf('WebhookDelivery'), {
+            object: 'list',
+            data: [DELIVERY],
+            has_more: false,
+            next_cursor: null,
+          }),
+          ...commonErrorResponses,
+          '404': problemResponse('event_not_found.'),
+        },
       },
     },
   },
@@ -331,14 +385,24 @@ export const webhooksFragment: OpenApiFragment = {
       RotateWebhookSecretRequest: {
         type: 'object',
         additionalProperties: false,
-        properties: { grace_period_seconds: { type: 'integer', minimum: 0, maximum: 604800, description: 'How long the replaced secret keeps signing; 0 stops it at once.' } },
+        properties: {
+          grace_period_seconds: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 604800,
+            description: 'How long the replaced secret keeps signing; 0 stops it at once.',
+          },
+        },
       },
       WebhookEndpoint: { type: 'object', required: endpointRequired, additionalProperties: false, properties: endpointProperties },
       WebhookEndpointWithSecret: {
         type: 'object',
         required: [...endpointRequired, 'secret'],
         additionalProperties: false,
-        properties: { ...endpointProperties, secret: { type: 'string', pattern: '^whsec_', description: 'Shown once. Standard Webhooks secret: whsec_ + base64 of 32 random bytes.' } },
+        properties: {
+          ...endpointProperties,
+          secret: { type: 'string', pattern: '^whsec_', description: 'Shown once. Standard Webhooks secret: whsec_ + base64 of 32 random bytes.' },
+        },
       },
       RotatedWebhookSecret: {
         type: 'object',
@@ -370,7 +434,21 @@ export const webhooksFragment: OpenApiFragment = {
       },
       WebhookDelivery: {
         type: 'object',
-        required: ['id', 'object', 'livemode', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'failure_reason', 'created_at', 'attempts'],
+        required: [
+          'id',
+          'object',
+          'livemode',
+          'endpoint_id',
+          'event_id',
+          'event_type',
+          'status',
+          'attempt_count',
+          'next_attempt_at',
+          'last_attempt_at',
+          'failure_reason',
+          'created_at',
+          'attempts',
+        ],
         additionalProperties: false,
         properties: {
           id: { ...schemaRef('ObjectId'), description: 'Also the webhook-id header.' },
@@ -396,7 +474,11 @@ export const webhooksFragment: OpenApiFragment = {
           object: { type: 'string', const: 'list' },
           data: { type: 'array', items: schemaRef('Event'), description: 'Oldest first, in the order the service recorded them.' },
           has_more: { type: 'boolean', description: 'More events are recorded already: ask again at once with last_event_id.' },
-          last_event_id: { type: ['string', 'null'], description: 'Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`.' },
+          last_event_id: {
+            type: ['string', 'null'],
+            description:
+              'Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`.',
+          },
         },
       },
       Event: {
@@ -409,7 +491,7 @@ export const webhooksFragment: OpenApiFragment = {
           type: loggedEventTypes,
           livemode: livemode('the event is about a resource of'),
           created_at: schemaRef('Timestamp'),
-          data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },
+          data: { type: 'object', description: "The same data as the webhook body's data. Never card data." },
         },
       },
     },

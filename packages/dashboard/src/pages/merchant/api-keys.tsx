@@ -104,7 +104,10 @@ function RollKey({ apiKey, rolled }: { apiKey: ApiKey; rolled: (secret: string) 
       title={`Roll the key ${apiKey.prefix}…?`}
       confirm="Roll the key"
       onConfirm={async () => {
-        const next = await clients.merchant.post('/api-keys/{key_id}/roll', { params: { path: { key_id: apiKey.id } }, body: { expires_in_seconds: expiresIn } });
+        const next = await clients.merchant.post('/api-keys/{key_id}/roll', {
+          params: { path: { key_id: apiKey.id } },
+          body: { expires_in_seconds: expiresIn },
+        });
         rolled(next.api_key);
       }}
     >

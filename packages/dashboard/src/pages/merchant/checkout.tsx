@@ -18,7 +18,7 @@ function textColorOn(hex: string): '#000000' | '#ffffff' {
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
   };
   const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return (1.05 / (luminance + 0.05)) >= ((luminance + 0.05) / 0.05) ? '#ffffff' : '#000000';
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? '#ffffff' : '#000000';
 }
 
 export function CheckoutPage() {
@@ -30,7 +30,17 @@ export function CheckoutPage() {
   return <CheckoutForm settings={state.value} merchantName={session.name} mayConfigure={mayConfigure} saved={refresh} />;
 }
 
-function CheckoutForm({ settings, merchantName, mayConfigure, saved }: { settings: CheckoutSettings; merchantName: string | null; mayConfigure: boolean; saved: () => void }) {
+function CheckoutForm({
+  settings,
+  merchantName,
+  mayConfigure,
+  saved,
+}: {
+  settings: CheckoutSettings;
+  merchantName: string | null;
+  mayConfigure: boolean;
+  saved: () => void;
+}) {
   const { clients, session } = useApp();
   const [name, setName] = useState(settings.display_name ?? '');
   const [color, setColor] = useState(settings.brand_color ?? '#1f4fd1');
@@ -82,23 +92,49 @@ function CheckoutForm({ settings, merchantName, mayConfigure, saved }: { setting
         <form class="card" onSubmit={save} aria-label="The checkout page's look">
           <div class="field">
             <label for="checkout-name">Shop name</label>
-            <input id="checkout-name" maxLength={60} value={name} placeholder={merchantName ?? ''} disabled={!mayConfigure} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
+            <input
+              id="checkout-name"
+              maxLength={60}
+              value={name}
+              placeholder={merchantName ?? ''}
+              disabled={!mayConfigure}
+              onInput={(event) => setName((event.target as HTMLInputElement).value)}
+            />
             <span class="hint">Empty: your merchant name{merchantName ? ` (${merchantName})` : ''}.</span>
           </div>
           <div class="field">
             <label for="checkout-color">Button colour</label>
             <span class="color-field">
-              <input id="checkout-color" type="color" value={color} disabled={!mayConfigure} onInput={(event) => setColor((event.target as HTMLInputElement).value)} />
+              <input
+                id="checkout-color"
+                type="color"
+                value={color}
+                disabled={!mayConfigure}
+                onInput={(event) => setColor((event.target as HTMLInputElement).value)}
+              />
               <code>{color}</code>
             </span>
           </div>
           <div class="field">
             <label for="checkout-logo-url">Logo address (https)</label>
-            <input id="checkout-logo-url" type="url" value={logoUrl} disabled={!mayConfigure || upload !== null} placeholder="https://cdn.example/logo.png" onInput={(event) => setLogoUrl((event.target as HTMLInputElement).value)} />
+            <input
+              id="checkout-logo-url"
+              type="url"
+              value={logoUrl}
+              disabled={!mayConfigure || upload !== null}
+              placeholder="https://cdn.example/logo.png"
+              onInput={(event) => setLogoUrl((event.target as HTMLInputElement).value)}
+            />
           </div>
           <div class="field">
             <label for="checkout-logo-file">Or upload a logo (PNG, JPEG or WebP, at most 64 KB)</label>
-            <input id="checkout-logo-file" type="file" accept="image/png,image/jpeg,image/webp" disabled={!mayConfigure} onChange={(event) => pick((event.target as HTMLInputElement).files?.[0])} />
+            <input
+              id="checkout-logo-file"
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              disabled={!mayConfigure}
+              onChange={(event) => pick((event.target as HTMLInputElement).files?.[0])}
+            />
           </div>
           {message && (
             <p class={message.ok ? 'notice' : 'form-error'} role={message.ok ? 'status' : 'alert'}>
@@ -128,9 +164,13 @@ function CheckoutForm({ settings, merchantName, mayConfigure, saved }: { setting
             </span>
           </div>
           <figcaption class="hint">
-            {settings.logo?.type === 'image' && !upload ? `Uploaded logo: ${settings.logo.content_type}, ${Math.ceil(settings.logo.size_bytes / 1024)} KB (not drawn here). ` : ''}
+            {settings.logo?.type === 'image' && !upload
+              ? `Uploaded logo: ${settings.logo.content_type}, ${Math.ceil(settings.logo.size_bytes / 1024)} KB (not drawn here). `
+              : ''}
             {settings.logo?.type === 'url' && !upload ? 'The logo address is loaded by the real page only. ' : ''}
-            {settings.updated_at ? `Last saved ${dateTime(settings.updated_at)}.` : 'Nothing saved yet: the page shows your merchant name and the default colour.'}
+            {settings.updated_at
+              ? `Last saved ${dateTime(settings.updated_at)}.`
+              : 'Nothing saved yet: the page shows your merchant name and the default colour.'}
           </figcaption>
         </figure>
       </div>

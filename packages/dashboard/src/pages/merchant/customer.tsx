@@ -37,7 +37,9 @@ export function CustomerPage({ params }: PageProps) {
         label="payment methods"
         deps={[customerId]}
         load={(cursor) =>
-          clients.merchant.get('/customers/{customer_id}/payment-methods', { params: { path, query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<PaymentMethod>>
+          clients.merchant.get('/customers/{customer_id}/payment-methods', {
+            params: { path, query: { limit: PAGE_SIZE, starting_after: cursor } },
+          }) as Promise<Page<PaymentMethod>>
         }
         rowKey={(method) => method.id}
         empty="This customer has no stored payment method."

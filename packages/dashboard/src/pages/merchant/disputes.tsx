@@ -19,7 +19,9 @@ export function DisputesPage({ query }: PageProps) {
   return (
     <>
       <PageHeader title="Disputes" />
-      <p class="hint">Chargebacks and inquiries the processors reported. One that needs a response is answered here: accept it, or send evidence to the processor.</p>
+      <p class="hint">
+        Chargebacks and inquiries the processors reported. One that needs a response is answered here: accept it, or send evidence to the processor.
+      </p>
       <FilterForm
         path="/disputes"
         query={query}
@@ -31,7 +33,9 @@ export function DisputesPage({ query }: PageProps) {
       <DataList
         label="disputes"
         deps={[JSON.stringify(filters), answered]}
-        load={(cursor) => clients.merchant.get('/disputes', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Dispute>>}
+        load={(cursor) =>
+          clients.merchant.get('/disputes', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Dispute>>
+        }
         rowKey={(dispute) => dispute.id}
         empty="No disputes. Chargebacks appear here when a processor reports one."
         columns={[
@@ -48,7 +52,10 @@ export function DisputesPage({ query }: PageProps) {
           },
           { header: 'Reason', cell: (dispute) => words(dispute.reason) },
           { header: 'Evidence due', cell: (dispute) => <Time at={dispute.evidence_due_by} /> },
-          { header: 'Answer', cell: (dispute) => (dispute.status === 'needs_response' ? <DisputeActions dispute={dispute} changed={() => setAnswered((n) => n + 1)} /> : '—') },
+          {
+            header: 'Answer',
+            cell: (dispute) => (dispute.status === 'needs_response' ? <DisputeActions dispute={dispute} changed={() => setAnswered((n) => n + 1)} /> : '—'),
+          },
         ]}
       />
     </>
@@ -84,7 +91,10 @@ function DisputeActions({ dispute, changed }: { dispute: Dispute; changed: () =>
       if (!type) throw new Error('The receipt must be a PDF, JPEG, PNG or TIFF file.');
       evidence.receipt = { filename: receipt.name, content_type: type, data: await base64Of(receipt) };
     }
-    await clients.merchant.post('/disputes/{dispute_id}/evidence', { params: { path }, body: { evidence, submit, ...(reasonCode.trim() ? { defense_reason_code: reasonCode.trim() } : {}) } });
+    await clients.merchant.post('/disputes/{dispute_id}/evidence', {
+      params: { path },
+      body: { evidence, submit, ...(reasonCode.trim() ? { defense_reason_code: reasonCode.trim() } : {}) },
+    });
     changed();
   };
   return (
@@ -100,19 +110,40 @@ function DisputeActions({ dispute, changed }: { dispute: Dispute; changed: () =>
         <p>It goes to the processor that reported the dispute. Submitted evidence cannot be changed; the issuer then decides.</p>
         <div class="field">
           <label for={id('evidence-description')}>What was sold</label>
-          <input id={id('evidence-description')} value={description} maxLength={20000} onInput={(event) => setDescription((event.target as HTMLInputElement).value)} />
+          <input
+            id={id('evidence-description')}
+            value={description}
+            maxLength={20000}
+            onInput={(event) => setDescription((event.target as HTMLInputElement).value)}
+          />
         </div>
         <div class="field">
           <label for={id('evidence-explanation')}>Your explanation</label>
-          <textarea id={id('evidence-explanation')} rows={4} value={explanation} maxLength={20000} onInput={(event) => setExplanation((event.target as HTMLTextAreaElement).value)} />
+          <textarea
+            id={id('evidence-explanation')}
+            rows={4}
+            value={explanation}
+            maxLength={20000}
+            onInput={(event) => setExplanation((event.target as HTMLTextAreaElement).value)}
+          />
         </div>
         <div class="field">
           <label for={id('evidence-receipt')}>Receipt (PDF, JPEG, PNG or TIFF, at most 700 KB)</label>
-          <input id={id('evidence-receipt')} type="file" accept={FILE_TYPES.join(',')} onChange={(event) => setReceipt((event.target as HTMLInputElement).files?.[0] ?? null)} />
+          <input
+            id={id('evidence-receipt')}
+            type="file"
+            accept={FILE_TYPES.join(',')}
+            onChange={(event) => setReceipt((event.target as HTMLInputElement).files?.[0] ?? null)}
+          />
         </div>
         <div class="field">
           <label for={id('evidence-reason-code')}>Defense reason code (for processors that ask for one)</label>
-          <input id={id('evidence-reason-code')} value={reasonCode} placeholder="SupplyDefenseMaterial" onInput={(event) => setReasonCode((event.target as HTMLInputElement).value)} />
+          <input
+            id={id('evidence-reason-code')}
+            value={reasonCode}
+            placeholder="SupplyDefenseMaterial"
+            onInput={(event) => setReasonCode((event.target as HTMLInputElement).value)}
+          />
         </div>
         <div class="field field-check">
           <input id={id('evidence-submit')} type="checkbox" checked={submit} onChange={(event) => setSubmit((event.target as HTMLInputElement).checked)} />

@@ -7,7 +7,15 @@ import { PageHeader, Time } from '../../components/page';
 import { words } from '../../format';
 import type { PageProps } from '../../router';
 
-const FRAUD_TYPES = ['card_never_received', 'fraudulent_card_application', 'made_with_counterfeit_card', 'made_with_lost_card', 'made_with_stolen_card', 'misc', 'unauthorized_use_of_card'];
+const FRAUD_TYPES = [
+  'card_never_received',
+  'fraudulent_card_application',
+  'made_with_counterfeit_card',
+  'made_with_lost_card',
+  'made_with_stolen_card',
+  'misc',
+  'unauthorized_use_of_card',
+];
 
 export function EarlyFraudWarningsPage({ query }: PageProps) {
   const { clients } = useApp();
@@ -15,7 +23,10 @@ export function EarlyFraudWarningsPage({ query }: PageProps) {
   return (
     <>
       <PageHeader title="Early fraud warnings" />
-      <p class="hint">Issuers&apos; reports that a payment was fraudulent (Visa TC40, Mastercard SAFE). Not disputes: nothing is debited. Refunding an actionable one may head a chargeback off.</p>
+      <p class="hint">
+        Issuers&apos; reports that a payment was fraudulent (Visa TC40, Mastercard SAFE). Not disputes: nothing is debited. Refunding an actionable one may head
+        a chargeback off.
+      </p>
       <FilterForm
         path="/early-fraud-warnings"
         query={query}
@@ -28,7 +39,11 @@ export function EarlyFraudWarningsPage({ query }: PageProps) {
       <DataList
         label="early fraud warnings"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/early-fraud-warnings', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<EarlyFraudWarning>>}
+        load={(cursor) =>
+          clients.merchant.get('/early-fraud-warnings', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<
+            Page<EarlyFraudWarning>
+          >
+        }
         rowKey={(warning) => warning.id}
         empty="No early fraud warnings. They appear here when an issuer reports a payment as fraudulent."
         columns={[

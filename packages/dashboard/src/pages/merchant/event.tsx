@@ -23,7 +23,10 @@ function linkOf(event: MerchantEvent): { href: string; label: string } | null {
 export function EventPage({ params }: PageProps) {
   const { clients } = useApp();
   const eventId = params.id ?? '';
-  const [state, reload] = useAsync(() => clients.merchant.get('/events/{event_id}', { params: { path: { event_id: eventId } } }) as Promise<MerchantEvent>, [eventId]);
+  const [state, reload] = useAsync(
+    () => clients.merchant.get('/events/{event_id}', { params: { path: { event_id: eventId } } }) as Promise<MerchantEvent>,
+    [eventId],
+  );
   if (state.status !== 'ready') return <PageNotReady title="Event" what="the event" state={state} retry={reload} />;
   const event = state.value;
   const link = linkOf(event);
@@ -32,7 +35,13 @@ export function EventPage({ params }: PageProps) {
       <p class="breadcrumb">
         <a href="#/events">Events</a>
       </p>
-      <PageHeader title={event.type}>{link && <a class="button" href={link.href}>{link.label}</a>}</PageHeader>
+      <PageHeader title={event.type}>
+        {link && (
+          <a class="button" href={link.href}>
+            {link.label}
+          </a>
+        )}
+      </PageHeader>
       <Facts
         facts={[
           ['Id', <code>{event.id}</code>],
@@ -86,7 +95,9 @@ function Deliveries({ eventId }: { eventId: string }) {
                     <tr>
                       <th scope="col">When</th>
                       <th scope="col">Answer</th>
-                      <th scope="col" class="numeric">Took</th>
+                      <th scope="col" class="numeric">
+                        Took
+                      </th>
                       <th scope="col">Why</th>
                     </tr>
                   </thead>

@@ -30,12 +30,21 @@ export function EventsPage({ query }: PageProps) {
       <FilterForm
         path="/events"
         query={query}
-        fields={[{ name: 'type', label: 'Event type', options: types.status === 'ready' ? [...types.value, 'webhook_endpoint.test'] : [], optionLabel: (type) => type }]}
+        fields={[
+          {
+            name: 'type',
+            label: 'Event type',
+            options: types.status === 'ready' ? [...types.value, 'webhook_endpoint.test'] : [],
+            optionLabel: (type) => type,
+          },
+        ]}
       />
       <DataList
         label="events"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/events', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<MerchantEvent>>}
+        load={(cursor) =>
+          clients.merchant.get('/events', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<MerchantEvent>>
+        }
         rowKey={(event) => event.id}
         empty="No events of this kind yet."
         columns={[

@@ -29,7 +29,13 @@ function Editor(props: { saved: FlowMatrix }) {
   // The version saved last: the one read, then the one each save answers (the editor stays as typed).
   const [saved, setSaved] = useState(props.saved);
   const [text, setText] = useState(() => JSON.stringify({ default_flow: saved.default_flow, rules: saved.rules }, null, 2));
-  const [sample, setSample] = useState({ use_case: 'ONE_OFF' as ExplainRequest['use_case'], amount: '50.00', currency_code: 'EUR', reference: 'order-1001', scheme: 'VISA' });
+  const [sample, setSample] = useState({
+    use_case: 'ONE_OFF' as ExplainRequest['use_case'],
+    amount: '50.00',
+    currency_code: 'EUR',
+    reference: 'order-1001',
+    scheme: 'VISA',
+  });
   const [check, setCheck] = useState<Check>({ state: 'checking' });
   const [saving, setSaving] = useState(false);
   const [saveResult, setSaveResult] = useState<string | null>(null);
@@ -56,7 +62,12 @@ function Editor(props: { saved: FlowMatrix }) {
         })
         .then(
           (decision) => current && setCheck({ state: 'valid', flow: decision.flow, rule: decision.rule, version: decision.matrix_version }),
-          (error: unknown) => current && setCheck({ state: 'invalid', message: error instanceof VaultlineError ? `${error.detail}${error.field ? ` (${error.field})` : ''}` : describeError(error) }),
+          (error: unknown) =>
+            current &&
+            setCheck({
+              state: 'invalid',
+              message: error instanceof VaultlineError ? `${error.detail}${error.field ? ` (${error.field})` : ''}` : describeError(error),
+            }),
         );
     }, PREVIEW_DELAY_MS);
     return () => {
@@ -95,8 +106,8 @@ function Editor(props: { saved: FlowMatrix }) {
       </PageHeader>
       <p>
         Version {saved.version}
-        {saved.updated_at ? `, saved ${dateTime(saved.updated_at)}` : ' (never saved: the default)'}. Rules are tried in order; the first whose conditions all hold chooses the flow, else
-        default_flow does. Conditions: use_case, currency_code, amount_gte, amount_lte, reference_prefix, scheme, metadata.
+        {saved.updated_at ? `, saved ${dateTime(saved.updated_at)}` : ' (never saved: the default)'}. Rules are tried in order; the first whose conditions all
+        hold chooses the flow, else default_flow does. Conditions: use_case, currency_code, amount_gte, amount_lte, reference_prefix, scheme, metadata.
       </p>
       {saveResult && (
         <p class="notice" role="status">
@@ -153,7 +164,15 @@ function Editor(props: { saved: FlowMatrix }) {
           <p class="decision" id="explain-result" aria-live="polite">
             {check.state === 'valid' ? (
               <>
-                Flow <strong>{check.flow}</strong>, {check.rule ? <>by rule <strong>{check.rule}</strong></> : 'by the default'} (as version {check.version})
+                Flow <strong>{check.flow}</strong>,{' '}
+                {check.rule ? (
+                  <>
+                    by rule <strong>{check.rule}</strong>
+                  </>
+                ) : (
+                  'by the default'
+                )}{' '}
+                (as version {check.version})
               </>
             ) : check.state === 'checking' ? (
               'Explaining…'

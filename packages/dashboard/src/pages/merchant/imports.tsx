@@ -26,7 +26,9 @@ export function ImportsPage() {
       <DataList
         label="import jobs"
         deps={[]}
-        load={(cursor) => clients.merchant.get('/tokens/imports', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<TokenImport>>}
+        load={(cursor) =>
+          clients.merchant.get('/tokens/imports', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<TokenImport>>
+        }
         rowKey={(job) => job.id}
         empty="No imports. Cards from another vault are imported through POST /tokens/imports."
         columns={[
@@ -34,7 +36,10 @@ export function ImportsPage() {
           { header: 'Provider', cell: (job) => job.provider },
           { header: 'State', cell: (job) => <Badge value={job.state} /> },
           { header: 'Progress', cell: (job) => <Progress job={job} /> },
-          { header: 'Failure', cell: (job) => job.failure_reason ?? (job.failures.length ? job.failures.map((f) => `${f.reason} × ${f.count}`).join(', ') : '—') },
+          {
+            header: 'Failure',
+            cell: (job) => job.failure_reason ?? (job.failures.length ? job.failures.map((f) => `${f.reason} × ${f.count}`).join(', ') : '—'),
+          },
           { header: 'Created', cell: (job) => <Time at={job.created_at} /> },
         ]}
       />

@@ -24,7 +24,11 @@ export function OverviewPage() {
   const { clients } = useApp();
   // Chart.js is loaded with the figures (a chunk of its own: the other pages do without it).
   const [state, reload] = useAsync(async () => {
-    const [overview, routing, chart] = await Promise.all([loadOverview(clients.merchant), loadRoutingOverview(clients.merchant), import('../../components/chart')]);
+    const [overview, routing, chart] = await Promise.all([
+      loadOverview(clients.merchant),
+      loadRoutingOverview(clients.merchant),
+      import('../../components/chart'),
+    ]);
     return { ...overview, routing, ChartFigure: chart.ChartFigure };
   }, []);
   const ChartFigure = state.status === 'ready' ? state.value.ChartFigure : () => null;
@@ -52,7 +56,12 @@ export function OverviewPage() {
                 series={MONEY_LABELS.map(([figure, label]) => ({ label, values: major(currency.byDay[figure], currency.currency) }))}
               />
             ))}
-            <ChartFigure title="Payments per day" kind="line" labels={state.value.days.map((day) => day.slice(5))} series={[{ label: 'Payments', values: state.value.countByDay }]} />
+            <ChartFigure
+              title="Payments per day"
+              kind="line"
+              labels={state.value.days.map((day) => day.slice(5))}
+              series={[{ label: 'Payments', values: state.value.countByDay }]}
+            />
             <ChartFigure
               title="Authorization success by processor"
               kind="bar"
@@ -60,7 +69,13 @@ export function OverviewPage() {
               labels={state.value.byProcessor.map((rate) => state.value.routing.nameOf(rate.label))}
               series={[{ label: 'Succeeded', values: ratePercent(state.value.byProcessor) }]}
             />
-            <ChartFigure title="Success by flow" kind="bar" percent labels={state.value.byFlow.map((rate) => rate.label)} series={[{ label: 'Succeeded', values: ratePercent(state.value.byFlow) }]} />
+            <ChartFigure
+              title="Success by flow"
+              kind="bar"
+              percent
+              labels={state.value.byFlow.map((rate) => rate.label)}
+              series={[{ label: 'Succeeded', values: ratePercent(state.value.byFlow) }]}
+            />
             <ChartFigure
               title="Decline reasons"
               kind="bar"
@@ -89,7 +104,10 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
   return (
     <section aria-labelledby="processor-rates-heading">
       <h2 id="processor-rates-heading">Authorization rate by processor, the last {routing.windowMinutes} minutes</h2>
-      <p class="hint">What success-rate routing compares now: each card's first answer at a processor (an unanswered one counts as a failure; a retry after a decline is not counted).</p>
+      <p class="hint">
+        What success-rate routing compares now: each card's first answer at a processor (an unanswered one counts as a failure; a retry after a decline is not
+        counted).
+      </p>
       {routing.rates.length === 0 ? (
         <Empty>No authorization in the last {routing.windowMinutes} minutes.</Empty>
       ) : (
@@ -99,11 +117,21 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
             <thead>
               <tr>
                 <th scope="col">Processor</th>
-                <th scope="col" class="numeric">Rate</th>
-                <th scope="col" class="numeric">Attempts</th>
-                <th scope="col" class="numeric">Approved</th>
-                <th scope="col" class="numeric">Declined</th>
-                <th scope="col" class="numeric">Unanswered</th>
+                <th scope="col" class="numeric">
+                  Rate
+                </th>
+                <th scope="col" class="numeric">
+                  Attempts
+                </th>
+                <th scope="col" class="numeric">
+                  Approved
+                </th>
+                <th scope="col" class="numeric">
+                  Declined
+                </th>
+                <th scope="col" class="numeric">
+                  Unanswered
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -111,7 +139,8 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
                 <tr key={rate.processor}>
                   <td>{rate.label}</td>
                   <td class="numeric">
-                    <meter min={0} max={100} value={rate.percent ?? 0} aria-label={`${rate.label}: authorization rate`} /> {rate.percent === null ? '—' : `${rate.percent.toFixed(1)} %`}
+                    <meter min={0} max={100} value={rate.percent ?? 0} aria-label={`${rate.label}: authorization rate`} />{' '}
+                    {rate.percent === null ? '—' : `${rate.percent.toFixed(1)} %`}
                   </td>
                   <td class="numeric">{rate.attempts}</td>
                   <td class="numeric">{rate.approved}</td>

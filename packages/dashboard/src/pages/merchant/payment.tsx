@@ -1,7 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
-import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
+import {
+  attemptsOf,
+  authenticationOf,
+  capturableAmount,
+  capturedAmount,
+  disputedAmount,
+  flowOf,
+  isSettling,
+  maskedCardOf,
+  refundPendingAmount,
+  refundedAmount,
+  requestedAmount,
+  shownStatus,
+} from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment, ProcessorAccount, Refund } from '../../api/types';
 import { declineText, namesOf, type NameOf } from '../../api/routing';
@@ -22,18 +35,15 @@ export function PaymentPage({ params }: PageProps) {
   const paymentId = params.id ?? '';
   const path = { payment_id: paymentId };
   // The payment and its refunds together: a refund's amount is pending until the processor settles it.
-  const [state, reload, refresh] = useAsync(
-    async () => {
-      const [payment, refunds, accounts] = await Promise.all([
-        clients.merchant.get('/payments/{payment_id}', { params: { path } }) as Promise<Payment>,
-        clients.merchant.get('/payments/{payment_id}/refunds', { params: { path } }) as Promise<Page<Refund>>,
-        // Processors by their account's name in the attempts (the ids are accounts' UUIDs).
-        clients.merchant.get('/processor-accounts') as Promise<{ data: ProcessorAccount[] }>,
-      ]);
-      return { payment, refunds: refunds.data, nameOf: namesOf(accounts.data) };
-    },
-    [paymentId],
-  );
+  const [state, reload, refresh] = useAsync(async () => {
+    const [payment, refunds, accounts] = await Promise.all([
+      clients.merchant.get('/payments/{payment_id}', { params: { path } }) as Promise<Payment>,
+      clients.merchant.get('/payments/{payment_id}/refunds', { params: { path } }) as Promise<Page<Refund>>,
+      // Processors by their account's name in the attempts (the ids are accounts' UUIDs).
+      clients.merchant.get('/processor-accounts') as Promise<{ data: ProcessorAccount[] }>,
+    ]);
+    return { payment, refunds: refunds.data, nameOf: namesOf(accounts.data) };
+  }, [paymentId]);
   // A capture, a void or a refund settles a moment later: the page follows it until it has (no reload by hand).
   const [polls, setPolls] = useState(0);
   const settling = state.status === 'ready' && isSettling(state.value.payment, refundPendingAmount(state.value.refunds));
@@ -73,8 +83,21 @@ export function PaymentPage({ params }: PageProps) {
           ['Amount', money(requestedAmount(payment), payment.currency_code)],
           ['Captured', money(capturedAmount(payment), payment.currency_code)],
           ['Capturable', money(capturableAmount(payment), payment.currency_code)],
-          ['Disputed', disputedAmount(payment) > 0 ? <a href={`#/disputes?payment_id=${payment.id}`}>{money(disputedAmount(payment), payment.currency_code)}</a> : money(0, payment.currency_code)],
-          ['Refunded', <>{money(refundedAmount(payment), payment.currency_code)}{pending > 0 && <span class="hint"> ({money(pending, payment.currency_code)} pending)</span>}</>],
+          [
+            'Disputed',
+            disputedAmount(payment) > 0 ? (
+              <a href={`#/disputes?payment_id=${payment.id}`}>{money(disputedAmount(payment), payment.currency_code)}</a>
+            ) : (
+              money(0, payment.currency_code)
+            ),
+          ],
+          [
+            'Refunded',
+            <>
+              {money(refundedAmount(payment), payment.currency_code)}
+              {pending > 0 && <span class="hint"> ({money(pending, payment.currency_code)} pending)</span>}
+            </>,
+          ],
           ['Use case', words(payment.use_case)],
           ['Flow', flowOf(payment) ?? '—'],
           ['Card', maskedCardOf(payment) ?? '—'],
@@ -117,16 +140,36 @@ function PaymentActions({ payment, refundPending, changed }: { payment: Payment;
           title={partlyCaptured ? 'Capture the next part?' : 'Capture this payment?'}
           confirm={Number.isFinite(captureMinor) && captureMinor > 0 ? `Capture ${money(captureMinor, currency)}` : 'Capture'}
           onConfirm={async () => {
-            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: { amount: captureMinor, currency_code: currency, final_capture: finalCapture || capturesAll } });
+            await clients.merchant.post('/payments/{payment_id}/capture', {
+              params: { path },
+              body: { amount: captureMinor, currency_code: currency, final_capture: finalCapture || capturesAll },
+            });
             changed();
           }}
         >
           <div class="field">
-            <label for="capture-amount">Amount ({currency}), at most {money(capturable, currency)}</label>
-            <input id="capture-amount" type="number" min={step} step={step} max={toMajor(capturable, currency)} required value={captureAmount} onInput={(event) => setCaptureAmount((event.target as HTMLInputElement).value)} />
+            <label for="capture-amount">
+              Amount ({currency}), at most {money(capturable, currency)}
+            </label>
+            <input
+              id="capture-amount"
+              type="number"
+              min={step}
+              step={step}
+              max={toMajor(capturable, currency)}
+              required
+              value={captureAmount}
+              onInput={(event) => setCaptureAmount((event.target as HTMLInputElement).value)}
+            />
           </div>
           <div class="field field-check">
-            <input id="capture-final" type="checkbox" checked={finalCapture || capturesAll} disabled={capturesAll} onChange={(event) => setFinalCapture((event.target as HTMLInputElement).checked)} />
+            <input
+              id="capture-final"
+              type="checkbox"
+              checked={finalCapture || capturesAll}
+              disabled={capturesAll}
+              onChange={(event) => setFinalCapture((event.target as HTMLInputElement).checked)}
+            />
             <label for="capture-final">Final capture: release what is left of the authorization</label>
           </div>
           <p class="hint">
@@ -166,8 +209,19 @@ function PaymentActions({ payment, refundPending, changed }: { payment: Payment;
           }}
         >
           <div class="field">
-            <label for="refund-amount">Amount ({payment.currency_code}), at most {money(refundable, payment.currency_code)}</label>
-            <input id="refund-amount" type="number" min={step} step={step} max={toMajor(refundable, payment.currency_code)} required value={refundAmount} onInput={(event) => setRefundAmount((event.target as HTMLInputElement).value)} />
+            <label for="refund-amount">
+              Amount ({payment.currency_code}), at most {money(refundable, payment.currency_code)}
+            </label>
+            <input
+              id="refund-amount"
+              type="number"
+              min={step}
+              step={step}
+              max={toMajor(refundable, payment.currency_code)}
+              required
+              value={refundAmount}
+              onInput={(event) => setRefundAmount((event.target as HTMLInputElement).value)}
+            />
           </div>
           <div class="field">
             <label for="refund-reason">Reason</label>
@@ -191,14 +245,16 @@ function Timeline({ paymentId, nameOf, version }: { paymentId: string; nameOf: N
   if (state.value.length === 0) return <Empty>Nothing has happened to this payment yet.</Empty>;
   return (
     <>
-      <p class="hint">Its processor transactions, and its events and their webhook deliveries among the merchant&apos;s {TIMELINE_EVENT_LIMIT} most recent events.</p>
+      <p class="hint">
+        Its processor transactions, and its events and their webhook deliveries among the merchant&apos;s {TIMELINE_EVENT_LIMIT} most recent events.
+      </p>
       <ol class="timeline">
-      {state.value.map((entry) => (
-        <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
-          <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
-          <TimelineText entry={entry} nameOf={nameOf} />
-        </li>
-      ))}
+        {state.value.map((entry) => (
+          <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
+            <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
+            <TimelineText entry={entry} nameOf={nameOf} />
+          </li>
+        ))}
       </ol>
     </>
   );
@@ -231,8 +287,9 @@ function TimelineText({ entry, nameOf }: { entry: TimelineEntry; nameOf: NameOf 
   const { delivery, endpoint } = entry;
   return (
     <span>
-      <strong>Webhook</strong> <a href={`#/events/${delivery.event_id}`}>{delivery.event_type}</a> to <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a>: <Badge value={delivery.status} /> after{' '}
-      {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
+      <strong>Webhook</strong> <a href={`#/events/${delivery.event_id}`}>{delivery.event_type}</a> to{' '}
+      <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a>: <Badge value={delivery.status} /> after {delivery.attempt_count}{' '}
+      {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
     </span>
   );
 }

@@ -21,7 +21,8 @@ export function ProcessorAccountsPage() {
   }, []);
   // An account serves the mode of the key that made it: offer the processors that serve this session's mode.
   const offered = state.status === 'ready' ? state.value.processors.filter((processor) => processor.capabilities.modes.includes(session.mode)) : [];
-  const processorOf = (account: ProcessorAccount): Processor | undefined => (state.status === 'ready' ? state.value.processors.find((processor) => processor.id === account.processor) : undefined);
+  const processorOf = (account: ProcessorAccount): Processor | undefined =>
+    state.status === 'ready' ? state.value.processors.find((processor) => processor.id === account.processor) : undefined;
   return (
     <>
       <PageHeader title="Processor accounts">{mayConfigure && offered.length > 0 && <NewAccount processors={offered} created={reload} />}</PageHeader>
@@ -56,7 +57,13 @@ export function ProcessorAccountsPage() {
                     <td>
                       <code>{account.id}</code>
                     </td>
-                    <td>{mayConfigure && processor && processor.credentials.fields.length > 0 ? <ReplaceCredentials account={account} processor={processor} replaced={reload} /> : '—'}</td>
+                    <td>
+                      {mayConfigure && processor && processor.credentials.fields.length > 0 ? (
+                        <ReplaceCredentials account={account} processor={processor} replaced={reload} />
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                   </tr>
                 );
               })}
@@ -176,7 +183,10 @@ function ReplaceCredentials({ account, processor, replaced }: { account: Process
       title={`Replace the credentials of ${account.name}`}
       confirm="Replace the credentials"
       onConfirm={async () => {
-        await clients.merchant.patch('/processor-accounts/{processor_account_id}', { params: { path: { processor_account_id: account.id } }, body: { credentials: given(credentials) } });
+        await clients.merchant.patch('/processor-accounts/{processor_account_id}', {
+          params: { path: { processor_account_id: account.id } },
+          body: { credentials: given(credentials) },
+        });
         setCredentials({});
         replaced();
       }}

@@ -24,7 +24,9 @@ export function RefundsPage({ query }: PageProps) {
       <DataList
         label="refunds"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/refunds', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Refund>>}
+        load={(cursor) =>
+          clients.merchant.get('/refunds', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Refund>>
+        }
         rowKey={(refund) => refund.id}
         empty="No refunds yet."
         columns={[

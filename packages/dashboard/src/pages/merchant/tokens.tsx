@@ -26,7 +26,9 @@ export function TokensPage({ query }: PageProps) {
       <DataList
         label="tokens"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/tokens', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Token>>}
+        load={(cursor) =>
+          clients.merchant.get('/tokens', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Token>>
+        }
         rowKey={(token) => token.id}
         empty="No tokens match."
         columns={[

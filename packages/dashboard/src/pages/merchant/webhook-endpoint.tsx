@@ -19,7 +19,10 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
   const mayConfigure = useMayConfigure();
   const endpointId = params.id ?? '';
   const path = { endpoint_id: endpointId };
-  const [state, reload] = useAsync(() => clients.merchant.get('/webhook-endpoints/{endpoint_id}', { params: { path } }) as Promise<WebhookEndpoint>, [endpointId]);
+  const [state, reload] = useAsync(
+    () => clients.merchant.get('/webhook-endpoints/{endpoint_id}', { params: { path } }) as Promise<WebhookEndpoint>,
+    [endpointId],
+  );
   const [secret, setSecret] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const [events, setEvents] = useState<string[] | null>(null);
@@ -58,7 +61,10 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
             title="Which events go to this endpoint?"
             confirm="Save the events"
             onConfirm={async () => {
-              await clients.merchant.patch('/webhook-endpoints/{endpoint_id}', { params: { path }, body: { events: (events as WebhookEventType[] | null) ?? endpoint.events } });
+              await clients.merchant.patch('/webhook-endpoints/{endpoint_id}', {
+                params: { path },
+                body: { events: (events as WebhookEventType[] | null) ?? endpoint.events },
+              });
               setEvents(null);
               reload();
             }}
@@ -67,18 +73,20 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
           </ConfirmDialog>
         )}
         {mayConfigure && (
-        <ConfirmDialog
-          trigger="Rotate the secret"
-          title="Rotate the signing secret?"
-          confirm="Rotate the secret"
-          danger
-          onConfirm={async () => {
-            const rotated = (await clients.merchant.post('/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path }, body: {} })) as { secret: string };
-            setSecret(rotated.secret);
-          }}
-        >
-          <p>Deliveries are signed with the new secret from now on; update your receiver.</p>
-        </ConfirmDialog>
+          <ConfirmDialog
+            trigger="Rotate the secret"
+            title="Rotate the signing secret?"
+            confirm="Rotate the secret"
+            danger
+            onConfirm={async () => {
+              const rotated = (await clients.merchant.post('/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path }, body: {} })) as {
+                secret: string;
+              };
+              setSecret(rotated.secret);
+            }}
+          >
+            <p>Deliveries are signed with the new secret from now on; update your receiver.</p>
+          </ConfirmDialog>
         )}
       </PageHeader>
       {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
@@ -96,7 +104,11 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         ]}
       />
       <h2>Deliveries</h2>
-      <FilterForm path={`/webhook-endpoints/${endpointId}`} query={query} fields={[{ name: 'status', label: 'Status', options: ['pending', 'succeeded', 'failed'] }]} />
+      <FilterForm
+        path={`/webhook-endpoints/${endpointId}`}
+        query={query}
+        fields={[{ name: 'status', label: 'Status', options: ['pending', 'succeeded', 'failed'] }]}
+      />
       <DataList
         label="deliveries"
         deps={[endpointId, JSON.stringify(filters), round]}

@@ -45,7 +45,9 @@ export function AuditPage({ query }: PageProps) {
       <DataList
         label="audit entries"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.admin.get('/admin/audit', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<AuditEntry>>}
+        load={(cursor) =>
+          clients.admin.get('/admin/audit', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<AuditEntry>>
+        }
         rowKey={(entry) => entry.id}
         empty="No audit entries match."
         columns={[

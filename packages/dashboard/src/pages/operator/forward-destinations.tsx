@@ -50,38 +50,44 @@ export function ForwardDestinationsPage({ query }: PageProps) {
       <FilterForm path="/forward-destinations" query={query} fields={[{ name: 'merchant_id', label: 'Merchant id' }]} />
       {!shown && <Empty>Give a merchant id to list that merchant's destinations.</Empty>}
       {shown && (
-      <DataList
-        label="forward destinations"
-        deps={[round, shown]}
-        load={(cursor) => clients.admin.get('/admin/forwarder/destinations', { params: { query: { merchant_id: shown, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<ForwardDestination>>}
-        rowKey={(destination) => destination.id}
-        empty="No destinations besides the built-in catalog."
-        columns={[
-          { header: 'URL', cell: (destination) => <span class="mono">{destination.url}</span> },
-          { header: 'Merchant', cell: (destination) => <a href={`#/merchants/${destination.merchant_id}`}>{destination.merchant_id}</a> },
-          { header: 'Mode', cell: (destination) => destination.mode ?? 'both' },
-          { header: 'Created', cell: (destination) => <Time at={destination.created_at} /> },
-          {
-            header: 'Actions',
-            cell: (destination) => (
-              <ConfirmDialog
-                trigger="Remove"
-                triggerName={`Remove ${destination.url}`}
-                small
-                title="Remove this destination?"
-                confirm="Remove the destination"
-                danger
-                onConfirm={async () => {
-                  await clients.admin.delete('/admin/forwarder/destinations/{destination_id}', { params: { path: { destination_id: destination.id }, query: { merchant_id: destination.merchant_id } } });
-                  setRound(round + 1);
-                }}
-              >
-                <p>Forwarding to {destination.url} is refused from now on.</p>
-              </ConfirmDialog>
-            ),
-          },
-        ]}
-      />
+        <DataList
+          label="forward destinations"
+          deps={[round, shown]}
+          load={(cursor) =>
+            clients.admin.get('/admin/forwarder/destinations', {
+              params: { query: { merchant_id: shown, limit: PAGE_SIZE, starting_after: cursor } },
+            }) as Promise<Page<ForwardDestination>>
+          }
+          rowKey={(destination) => destination.id}
+          empty="No destinations besides the built-in catalog."
+          columns={[
+            { header: 'URL', cell: (destination) => <span class="mono">{destination.url}</span> },
+            { header: 'Merchant', cell: (destination) => <a href={`#/merchants/${destination.merchant_id}`}>{destination.merchant_id}</a> },
+            { header: 'Mode', cell: (destination) => destination.mode ?? 'both' },
+            { header: 'Created', cell: (destination) => <Time at={destination.created_at} /> },
+            {
+              header: 'Actions',
+              cell: (destination) => (
+                <ConfirmDialog
+                  trigger="Remove"
+                  triggerName={`Remove ${destination.url}`}
+                  small
+                  title="Remove this destination?"
+                  confirm="Remove the destination"
+                  danger
+                  onConfirm={async () => {
+                    await clients.admin.delete('/admin/forwarder/destinations/{destination_id}', {
+                      params: { path: { destination_id: destination.id }, query: { merchant_id: destination.merchant_id } },
+                    });
+                    setRound(round + 1);
+                  }}
+                >
+                  <p>Forwarding to {destination.url} is refused from now on.</p>
+                </ConfirmDialog>
+              ),
+            },
+          ]}
+        />
       )}
     </>
   );

@@ -11,7 +11,11 @@ import { useAsync } from '../../components/use-async';
 function RotationProgress({ rotation }: { rotation: KeyRotation }) {
   return (
     <span class="progress">
-      <progress max={rotation.total || 1} value={rotation.rewrapped} aria-label={`Rotation to version ${rotation.to_version}: ${rotation.rewrapped} of ${rotation.total} re-wrapped`} />
+      <progress
+        max={rotation.total || 1}
+        value={rotation.rewrapped}
+        aria-label={`Rotation to version ${rotation.to_version}: ${rotation.rewrapped} of ${rotation.total} re-wrapped`}
+      />
       <span>
         {rotation.rewrapped} / {rotation.total}
       </span>
@@ -43,7 +47,9 @@ export function KeyRotationPage() {
       <DataList
         label="key rotations"
         deps={[status.status === 'ready' ? status.value.active_version : null]}
-        load={(cursor) => clients.admin.get('/admin/vault/key-rotations', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<KeyRotation>>}
+        load={(cursor) =>
+          clients.admin.get('/admin/vault/key-rotations', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<KeyRotation>>
+        }
         rowKey={(rotation) => rotation.id}
         empty="No rotation yet: POST /admin/vault/key-rotations with to_version starts one."
         columns={[

@@ -43,7 +43,11 @@ export function MerchantPage({ params }: PageProps) {
       <DataList
         label="API keys"
         deps={[merchantId, round]}
-        load={(cursor) => clients.admin.get('/admin/merchants/{merchant_id}/api-keys', { params: { path, query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<ApiKey>>}
+        load={(cursor) =>
+          clients.admin.get('/admin/merchants/{merchant_id}/api-keys', { params: { path, query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<
+            Page<ApiKey>
+          >
+        }
         rowKey={(key) => key.id}
         empty="This merchant has no keys."
         columns={apiKeyColumns({
@@ -76,7 +80,14 @@ function RateLimitEditor({ merchant, changed }: { merchant: Merchant; changed: (
       <p>Both empty: the deployment's default.</p>
       <div class="field">
         <label for="rate-per-second">Requests per second</label>
-        <input id="rate-per-second" type="number" min="0.001" step="any" value={perSecond} onInput={(event) => setPerSecond((event.target as HTMLInputElement).value)} />
+        <input
+          id="rate-per-second"
+          type="number"
+          min="0.001"
+          step="any"
+          value={perSecond}
+          onInput={(event) => setPerSecond((event.target as HTMLInputElement).value)}
+        />
       </div>
       <div class="field">
         <label for="rate-burst">Burst</label>
@@ -97,7 +108,10 @@ function IssueKey({ merchantId, issued }: { merchantId: string; issued: (key: st
       title="Issue an API key"
       confirm="Issue the key"
       onConfirm={async () => {
-        const key = await clients.admin.post('/admin/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId } }, body: { mode, scope, ...(label ? { label } : {}) } });
+        const key = await clients.admin.post('/admin/merchants/{merchant_id}/api-keys', {
+          params: { path: { merchant_id: merchantId } },
+          body: { mode, scope, ...(label ? { label } : {}) },
+        });
         issued(key.api_key);
       }}
     >

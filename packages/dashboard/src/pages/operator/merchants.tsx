@@ -32,7 +32,12 @@ export function MerchantsPage() {
             <input id="merchant-name" required value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
           </div>
           <div class="field field-check">
-            <input id="merchant-card-data" type="checkbox" checked={cardDataAccess} onChange={(event) => setCardDataAccess((event.target as HTMLInputElement).checked)} />
+            <input
+              id="merchant-card-data"
+              type="checkbox"
+              checked={cardDataAccess}
+              onChange={(event) => setCardDataAccess((event.target as HTMLInputElement).checked)}
+            />
             <label for="merchant-card-data">Card data access (may detokenize and forward cards)</label>
           </div>
         </ConfirmDialog>
@@ -47,7 +52,10 @@ export function MerchantsPage() {
         columns={[
           { header: 'Name', cell: (merchant) => <a href={`#/merchants/${merchant.id}`}>{merchant.name}</a> },
           { header: 'Card data', cell: (merchant) => (merchant.card_data_access ? 'yes' : 'no') },
-          { header: 'Rate limit', cell: (merchant) => (merchant.rate_limit ? `${merchant.rate_limit.per_second}/s, burst ${merchant.rate_limit.burst}` : 'default') },
+          {
+            header: 'Rate limit',
+            cell: (merchant) => (merchant.rate_limit ? `${merchant.rate_limit.per_second}/s, burst ${merchant.rate_limit.burst}` : 'default'),
+          },
           { header: 'Id', cell: (merchant) => <code>{merchant.id}</code> },
           { header: 'Created', cell: (merchant) => <Time at={merchant.created_at} /> },
         ]}

@@ -15,7 +15,8 @@ import { errorsPage } from './errors-page';
  */
 const STATIC_PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /** The guides run one script of ours: the copy buttons beside test cards and samples. */
-const GUIDES_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const GUIDES_PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /** Pages and documents are checked each time (304 while unchanged); assets named by their content's version are kept a year. */
 const REVALIDATE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -32,7 +33,9 @@ export function docsRoutes(publicBaseUrl: string): express.Router {
   const json = 'application/json; charset=utf-8';
   const html = 'text/html; charset=utf-8';
   const documents: Record<OpenApiAudience, () => CompressibleBody> = {
-    merchant: memo(() => new CompressibleBody(Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'merchant', codeSamples: true }))), json)),
+    merchant: memo(
+      () => new CompressibleBody(Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'merchant', codeSamples: true }))), json),
+    ),
     admin: memo(() => new CompressibleBody(Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'admin', codeSamples: true }))), json)),
   };
   const assets = memo(() => Object.fromEntries(Object.entries(loadDocsAssets()).map(([name, asset]) => [name, new CompressibleBody(asset.body, asset.type)])));

@@ -5,7 +5,11 @@ import { docsPage, escapeHtml } from './docs-layout';
 /** The catalogue's texts mark names with backticks: shown as code. */
 const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-const slug = (title: string): string => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (title: string): string =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /**
  * Every problem code, one element with id="{code}" each: a problem's `type` is

@@ -26,11 +26,15 @@ const copyButton = (text: string, what: string): string =>
 
 const cardTable = (cards: TestCard[], outcomeHeader = 'outcome'): string =>
   `<table class="cards"><thead><tr><th>card number</th><th>${outcomeHeader}</th></tr></thead><tbody>${cards
-    .map((card) => `<tr><td><span class="card-number"><code>${card.number}</code>${copyButton(card.number.replace(/\s/g, ''), card.number)}</span></td><td>${escapeHtml(card.outcome)}</td></tr>`)
+    .map(
+      (card) =>
+        `<tr><td><span class="card-number"><code>${card.number}</code>${copyButton(card.number.replace(/\s/g, ''), card.number)}</span></td><td>${escapeHtml(card.outcome)}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
 
 /** A code sample. Its import lines quote module names with \u0027 escapes: the dependency check reads import statements in any source text. */
-const code = (text: string): string => `<div class="sample">${copyButton(text.trim(), 'this code')}<pre tabindex="0"><code>${escapeHtml(text.trim())}</code></pre></div>`;
+const code = (text: string): string =>
+  `<div class="sample">${copyButton(text.trim(), 'this code')}<pre tabindex="0"><code>${escapeHtml(text.trim())}</code></pre></div>`;
 
 const SECTIONS: Array<[string, string]> = [
   ['quick-start', 'Quick start'],
@@ -332,5 +336,11 @@ Creation and capture requests of initial payments ignore it.</p>
 <h2 id="pagination">Lists and pages</h2>
 <p>Lists answer <code>{"object": "list", "data": [...], "has_more", "next_cursor"}</code>, newest first. Pass <code>limit</code> (1–100, default 10)
 and, for the next page, <code>starting_after=&lt;next_cursor&gt;</code>; <code>order=asc</code> reverses the order.</p>`;
-  return docsPage({ title: 'Guides', section: 'guides', toc: SECTIONS, body: `${body}\n<p id="copy-status" class="visually-hidden" role="status" aria-live="polite"></p>`, scripts: [assetUrl('guides.js')] });
+  return docsPage({
+    title: 'Guides',
+    section: 'guides',
+    toc: SECTIONS,
+    body: `${body}\n<p id="copy-status" class="visually-hidden" role="status" aria-live="polite"></p>`,
+    scripts: [assetUrl('guides.js')],
+  });
 }

@@ -45,7 +45,9 @@ describe.each([
     const { commits } = countingCommits(store);
 
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => writer.recordOutcome(MERCHANT, job.id, `pm_${i}`, i % 10 === 0 ? 'failed' : 'imported', i % 10 === 0 ? 'card_declined' : null)),
+      Array.from({ length: 40 }, (_, i) =>
+        writer.recordOutcome(MERCHANT, job.id, `pm_${i}`, i % 10 === 0 ? 'failed' : 'imported', i % 10 === 0 ? 'card_declined' : null),
+      ),
     );
 
     expect(answers.every((answer) => answer !== null)).toBe(true);
@@ -81,7 +83,12 @@ describe.each([
     ]);
 
     expect((await repository.get(MERCHANT, job.id))?.counts).toEqual({ total: 0, imported: 2, updated: 1, failed: 1, imported_without_security_code: 2 });
-    expect((await items()).filter((item) => item.without_security_code).map((item) => item.business_key).sort()).toEqual(['pm_updated_without', 'pm_without']);
+    expect(
+      (await items())
+        .filter((item) => item.without_security_code)
+        .map((item) => item.business_key)
+        .sort(),
+    ).toEqual(['pm_updated_without', 'pm_without']);
   });
 
   it('when the job is named in the other mode, then nothing is counted and nothing changes', async () => {
@@ -110,7 +117,16 @@ describe.each([
           if (!raced && where.business_key === 'pm_raced') {
             raced = true;
             await store.transaction((uow) =>
-              uow.insert<ImportItem>(IMPORT_ITEMS, { id: newId(), merchant_id: MERCHANT.merchantId, mode: MERCHANT.mode, job_id: job.id, business_key: 'pm_raced', outcome: 'imported', reason: null, recorded_at: new Date().toISOString() }),
+              uow.insert<ImportItem>(IMPORT_ITEMS, {
+                id: newId(),
+                merchant_id: MERCHANT.merchantId,
+                mode: MERCHANT.mode,
+                job_id: job.id,
+                business_key: 'pm_raced',
+                outcome: 'imported',
+                reason: null,
+                recorded_at: new Date().toISOString(),
+              }),
             );
           }
           return answer;

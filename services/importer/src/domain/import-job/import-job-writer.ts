@@ -19,7 +19,14 @@ export interface ImportJobWriter {
    * the redeliveries and the processes. Returns the updated job, or null when this business key was
    * already accounted for in this job (or the job is unknown).
    */
-  recordOutcome(scope: Scope, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean): Promise<ImportJob | null>;
+  recordOutcome(
+    scope: Scope,
+    jobId: string,
+    businessKey: string,
+    outcome: ImportOutcome,
+    reason: string | null,
+    withoutSecurityCode?: boolean,
+  ): Promise<ImportJob | null>;
 }
 
 export interface ImportJobWriterPorts {

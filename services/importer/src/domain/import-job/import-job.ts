@@ -110,8 +110,7 @@ export const isEnded = (job: Pick<ImportJob, 'state'>): boolean => job.state ===
 export const accountedFor = (counts: ImportCounts): number => counts.imported + counts.updated + counts.failed;
 
 /** Every payment method the platform listed has a token or a failure reason. */
-export const isAccountedFor = (job: ImportJob): boolean =>
-  job.checkpoint.listing_complete && accountedFor(job.counts) >= job.counts.total;
+export const isAccountedFor = (job: ImportJob): boolean => job.checkpoint.listing_complete && accountedFor(job.counts) >= job.counts.total;
 
 export function withOutcome(job: ImportJob, outcome: ImportOutcome, reason: string | null, withoutSecurityCode = false): ImportJob {
   const counts = { ...job.counts, [outcome]: job.counts[outcome] + 1 };

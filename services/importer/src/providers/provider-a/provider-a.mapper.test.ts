@@ -3,7 +3,13 @@ import { forwardingForm, importAnswerOf, parseListPage, parsePosition, platformE
 describe('provider_a wire mapping', () => {
   it('when a forwarding request is built, then it is form-encoded with the payment method, url, X-API-Key header, body and the four replacements', () => {
     const form = new URLSearchParams(
-      forwardingForm({ paymentMethodId: 'pm_1', url: 'https://vault.example/cde-import', apiKey: 'vk_job', body: '{"metadata":{"business_key":"pm_1"}}', idempotencyKey: 'job:pm_1' }),
+      forwardingForm({
+        paymentMethodId: 'pm_1',
+        url: 'https://vault.example/cde-import',
+        apiKey: 'vk_job',
+        body: '{"metadata":{"business_key":"pm_1"}}',
+        idempotencyKey: 'job:pm_1',
+      }),
     );
     expect(form.get('payment_method')).toBe('pm_1');
     expect(form.get('url')).toBe('https://vault.example/cde-import');
@@ -43,7 +49,7 @@ describe('provider_a wire mapping', () => {
     expect(platformErrorOf('nope')).toEqual({ type: null, code: null, param: null });
   });
 
-  it('when Stripe-Should-Retry is present, then it is the platform\'s verdict; absent or unreadable, there is none', () => {
+  it("when Stripe-Should-Retry is present, then it is the platform's verdict; absent or unreadable, there is none", () => {
     expect(shouldRetryOf({ 'stripe-should-retry': 'true' })).toBe(true);
     expect(shouldRetryOf({ 'stripe-should-retry': 'false' })).toBe(false);
     expect(shouldRetryOf({ 'stripe-should-retry': 'maybe' })).toBeNull();

@@ -52,10 +52,18 @@ describe('provider_a source against the simulator', () => {
   it('when it lists and forwards, then every request pins the Stripe-Version and the forward carries the Idempotency-Key it was given', async () => {
     const source = new ProviderASource('sk_test_a', context());
     await collect(source, null);
-    const answer = await source.forward(
-      { paymentMethodId: 'pm_sim000000x000', url: 'https://vault.example/cde-import', apiKey: 'vk', body: '{}', idempotencyKey: 'import_job_pm_sim000000x000' },
-      new AbortController().signal,
-    ).catch((error: unknown) => error);
+    const answer = await source
+      .forward(
+        {
+          paymentMethodId: 'pm_sim000000x000',
+          url: 'https://vault.example/cde-import',
+          apiKey: 'vk',
+          body: '{}',
+          idempotencyKey: 'import_job_pm_sim000000x000',
+        },
+        new AbortController().signal,
+      )
+      .catch((error: unknown) => error);
 
     // The simulator's account has no forwarding destination: refused before anything is sent, naming url.
     expect(answer).toMatchObject({ httpStatus: 400, param: 'url' });

@@ -1,7 +1,17 @@
 import type { ForwardToImport, ImportEndpointAnswer, ImportSource, ProviderContext, ProviderPaymentMethod } from '../../domain/import-provider';
 import { ProviderUnreachableError } from '../../domain/import-errors';
 import { callPlatform } from '../platform-call';
-import { forwardingForm, importAnswerOf, listQuery, parseListPage, parsePosition, platformErrorOf, PROVIDER_A_API_VERSION, shouldRetryOf, type ListPage } from './provider-a.mapper';
+import {
+  forwardingForm,
+  importAnswerOf,
+  listQuery,
+  parseListPage,
+  parsePosition,
+  platformErrorOf,
+  PROVIDER_A_API_VERSION,
+  shouldRetryOf,
+  type ListPage,
+} from './provider-a.mapper';
 
 const CALL_OPTIONS = { errorOf: platformErrorOf, shouldRetryOf };
 
@@ -35,7 +45,13 @@ export class ProviderASource implements ImportSource {
             const index = start + k;
             const resumeHere = resume !== null && customersAfter === resume.customers_after && index === resume.customer_index;
             const methodsAfter = resumeHere ? resume.methods_after : null;
-            return this.listMethods(customer.id, methodsAfter, signal).then((page) => ({ customer: customer.id, index, methodsAfter, page, skip: resumeHere ? resume.method_index + 1 : 0 }));
+            return this.listMethods(customer.id, methodsAfter, signal).then((page) => ({
+              customer: customer.id,
+              index,
+              methodsAfter,
+              page,
+              skip: resumeHere ? resume.method_index + 1 : 0,
+            }));
           }),
         );
       let pending = windows.length > 0 ? fetchWindow(windows[0]!) : null;

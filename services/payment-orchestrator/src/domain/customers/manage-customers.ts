@@ -1,4 +1,4 @@
-import { newId , type Scope } from '@vaultline/core';
+import { newId, type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { CustomerNotFound, type Customer } from './customer';
 import { PaymentMethodNotFound, PaymentMethodRevoked, type PaymentMethod } from './payment-method';
@@ -28,7 +28,17 @@ export type RevokePaymentMethod = (scope: Scope, id: string) => Promise<PaymentM
 
 export function createCustomer({ customers, transaction, clock }: ManageCustomersPorts): CreateCustomer {
   return (scope, input) =>
-    transaction((uow) => customers.insert(uow, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, name: input.name, email: input.email, metadata: input.metadata, created_at: clock.now().toISOString() }));
+    transaction((uow) =>
+      customers.insert(uow, {
+        id: newId(),
+        merchant_id: scope.merchantId,
+        mode: scope.mode,
+        name: input.name,
+        email: input.email,
+        metadata: input.metadata,
+        created_at: clock.now().toISOString(),
+      }),
+    );
 }
 
 export function getCustomer({ customers }: ManageCustomersPorts): GetCustomer {

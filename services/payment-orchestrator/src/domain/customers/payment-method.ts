@@ -60,7 +60,11 @@ export class PaymentMethodRevoked extends AppError {
 /** A mandate's first payment named on the newer interface's subsequent path: the mandate (and its revocation) decides, not the path. */
 export class MandateFirstPayment extends ValidationError {
   constructor() {
-    super('payment_id', 'This payment was created through POST /payments (earlier interface): charge its mandate with POST /payments and the mandate\'s payment_method_id.', 'use_case_mismatch');
+    super(
+      'payment_id',
+      "This payment was created through POST /payments (earlier interface): charge its mandate with POST /payments and the mandate's payment_method_id.",
+      'use_case_mismatch',
+    );
   }
 }
 

@@ -27,7 +27,9 @@ export function storePaymentMethod({ paymentMethods }: { paymentMethods: Payment
       token_id: payment.token_id,
       card_scheme: payment.card_scheme,
       npr_mandate:
-        store.type === 'npr_mandate' ? { accepted_on: payment.card_submitted_at ?? payment.created_at, reference: store.reference, type: store.mandate_type } : null,
+        store.type === 'npr_mandate'
+          ? { accepted_on: payment.card_submitted_at ?? payment.created_at, reference: store.reference, type: store.mandate_type }
+          : null,
       credential_id: store.type === 'npr_mandate' ? payment.credential_id : null,
       first_payment_id: payment.id,
       status: 'active',

@@ -66,7 +66,14 @@ export function declineOf(
   sent: { processor_code: string | null; processor_message: string | null; advice_code: string | null; scheme_forbids_retry?: boolean },
 ): Decline {
   const retryable = !HARD_DECLINE_CATEGORIES.includes(entry.category) && !adviceForbidsRetry(sent.advice_code) && sent.scheme_forbids_retry !== true;
-  return { category: entry.category, code: entry.code, processor_code: sent.processor_code, processor_message: sent.processor_message, advice_code: sent.advice_code, retryable };
+  return {
+    category: entry.category,
+    code: entry.code,
+    processor_code: sent.processor_code,
+    processor_message: sent.processor_message,
+    advice_code: sent.advice_code,
+    retryable,
+  };
 }
 
 /**

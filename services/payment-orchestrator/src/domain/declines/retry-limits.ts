@@ -71,7 +71,13 @@ export function withCardAttempts(history: readonly CardAttempt[] | undefined, de
  * Why a new attempt with this card, now, would break the scheme's retry rules; null when it may be made.
  * `extra`: declines of the payment being routed, not yet on the credentials (a next_processor within it).
  */
-export function retryRefusal(history: readonly CardAttempt[] | undefined, scheme: string | null, now: Date, limits: RetryLimits, extra: readonly Decline[] = []): string | null {
+export function retryRefusal(
+  history: readonly CardAttempt[] | undefined,
+  scheme: string | null,
+  now: Date,
+  limits: RetryLimits,
+  extra: readonly Decline[] = [],
+): string | null {
   const attempts = withCardAttempts(history, extra, now);
   // Not a retry: the card's latest attempt was not declined (or it has none).
   if (attempts.length === 0 || !attempts[attempts.length - 1]!.declined) return null;
@@ -83,9 +89,11 @@ export function retryRefusal(history: readonly CardAttempt[] | undefined, scheme
     return `the card's attempt of ${hard.at} was a hard decline (${hard.category ?? 'declined'}${hard.advice_code ? `, advice ${hard.advice_code}` : ''}): the schemes allow no retry of it`;
   }
   const waitUntil = chain[chain.length - 1]!.retry_after;
-  if (waitUntil && now.getTime() < Date.parse(waitUntil)) return `Mastercard's advice (MAC ${chain[chain.length - 1]!.advice_code}) allows the next attempt from ${waitUntil}`;
+  if (waitUntil && now.getTime() < Date.parse(waitUntil))
+    return `Mastercard's advice (MAC ${chain[chain.length - 1]!.advice_code}) allows the next attempt from ${waitUntil}`;
   // Retries made so far: every attempt of the chain after its first.
-  const retriesSince = (ms: number) => Math.max(0, chain.filter((attempt) => Date.parse(attempt.at) > now.getTime() - ms).length - (Date.parse(chain[0]!.at) > now.getTime() - ms ? 1 : 0));
+  const retriesSince = (ms: number) =>
+    Math.max(0, chain.filter((attempt) => Date.parse(attempt.at) > now.getTime() - ms).length - (Date.parse(chain[0]!.at) > now.getTime() - ms ? 1 : 0));
   const checks: Array<[number, number, string]> = isMastercard(scheme)
     ? [
         [limits.mastercardPer24Hours, DAY_MS, 'Mastercard allows %d retries of a declined card in 24 hours'],
@@ -93,7 +101,7 @@ export function retryRefusal(history: readonly CardAttempt[] | undefined, scheme
       ]
     : scheme !== null && scheme.trim().toUpperCase() === 'VISA'
       ? [[limits.visaPer30Days, WINDOW_MS, 'Visa allows %d reattempts of a declined card in 30 days']]
-      : [[limits.otherPer30Days, WINDOW_MS, 'at most %d retries of a declined card in 30 days (Visa\'s figure, for schemes that publish none)']];
+      : [[limits.otherPer30Days, WINDOW_MS, "at most %d retries of a declined card in 30 days (Visa's figure, for schemes that publish none)"]];
   for (const [limit, window, words] of checks) {
     if (retriesSince(window) >= limit) return `${words.replace('%d', String(limit))}, and ${retriesSince(window)} were made`;
   }

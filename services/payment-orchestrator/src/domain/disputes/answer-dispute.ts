@@ -22,7 +22,10 @@ export type SubmitDisputeEvidence = (scope: Scope, disputeId: string, evidence: 
 /** The processor that reported the dispute cannot take answers through its API (its account was deleted, or its processor has no such API). */
 class DisputeAnswerNotSupported extends ConflictError {
   constructor() {
-    super('dispute_answer_not_supported', 'The processor account that reported this dispute is gone, or its processor takes no answer through its API: answer it in the processor\'s own dashboard.');
+    super(
+      'dispute_answer_not_supported',
+      "The processor account that reported this dispute is gone, or its processor takes no answer through its API: answer it in the processor's own dashboard.",
+    );
   }
 }
 
@@ -64,7 +67,11 @@ function throwUnless(outcome: DisputeActionOutcome): void {
  * that moved it meanwhile is read again, and the answer's move applies only while the dispute still
  * needs a response: the processor's word is newer).
  */
-function answerDispute(ports: AnswerDisputePorts, action: DisputeAction, send: (connection: ProcessorConnection, dispute: ProcessorDispute) => Promise<DisputeActionOutcome> | null) {
+function answerDispute(
+  ports: AnswerDisputePorts,
+  action: DisputeAction,
+  send: (connection: ProcessorConnection, dispute: ProcessorDispute) => Promise<DisputeActionOutcome> | null,
+) {
   return async (scope: Scope, disputeId: string): Promise<Dispute> => {
     const dispute = await ports.disputes.get(scope, disputeId);
     if (!dispute) throw new DisputeNotFound();
@@ -106,5 +113,10 @@ export function acceptDispute(ports: AnswerDisputePorts): AcceptDispute {
 
 /** POST /disputes/{dispute_id}/evidence: the merchant's evidence, staged at the processor or submitted for review. */
 export function submitDisputeEvidence(ports: AnswerDisputePorts): SubmitDisputeEvidence {
-  return (scope, disputeId, evidence) => answerDispute(ports, { kind: 'evidence', submit: evidence.submit }, (connection, dispute) => connection.submitDisputeEvidence?.(dispute, evidence) ?? null)(scope, disputeId);
+  return (scope, disputeId, evidence) =>
+    answerDispute(
+      ports,
+      { kind: 'evidence', submit: evidence.submit },
+      (connection, dispute) => connection.submitDisputeEvidence?.(dispute, evidence) ?? null,
+    )(scope, disputeId);
 }

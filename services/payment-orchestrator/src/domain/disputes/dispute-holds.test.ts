@@ -43,8 +43,32 @@ const captured = (): Omit<Payment, 'version'> =>
     failure_reason: null,
   }) as Omit<Payment, 'version'>;
 
-const notification = (account: string) => ({ id: `n-${account}`, merchant_id: 'm1', mode: 'test' as const, account_id: account, processor: 'stripe', status: 'accepted' as const, dedupe_key: `k-${account}`, kind: 'dispute', payment_reference: 'pi_1', processor_reference: 'dp_1', capture_reference: null, failure_reason: null, refusal: null, received_at: '2026-06-02T10:00:00.000Z' });
-const chargeback: DisputeSignal = { processor_reference: 'dp_1', payment_reference: 'pi_1', status: 'needs_response', stage: 2, amount: 1000, currency_code: 'EUR', reason: 'fraudulent', event: 'charge.dispute.created' };
+const notification = (account: string) => ({
+  id: `n-${account}`,
+  merchant_id: 'm1',
+  mode: 'test' as const,
+  account_id: account,
+  processor: 'stripe',
+  status: 'accepted' as const,
+  dedupe_key: `k-${account}`,
+  kind: 'dispute',
+  payment_reference: 'pi_1',
+  processor_reference: 'dp_1',
+  capture_reference: null,
+  failure_reason: null,
+  refusal: null,
+  received_at: '2026-06-02T10:00:00.000Z',
+});
+const chargeback: DisputeSignal = {
+  processor_reference: 'dp_1',
+  payment_reference: 'pi_1',
+  status: 'needs_response',
+  stage: 2,
+  amount: 1000,
+  currency_code: 'EUR',
+  reason: 'fraudulent',
+  event: 'charge.dispute.created',
+};
 
 async function world() {
   const store = new MemoryDocumentStore();
@@ -53,12 +77,18 @@ async function world() {
   const clock = new ManualClock('2026-06-02T10:00:00.000Z');
   const transaction = <T>(work: Parameters<typeof store.transaction<T>>[0]) => store.transaction(work);
   await store.transaction((uow) => payments.insert(uow, captured()));
-  const record = recordDispute({ payments, disputes: new StoreDisputeRepository(store), notifications: new StoreProcessorNotificationRepository(store), transaction, clock });
+  const record = recordDispute({
+    payments,
+    disputes: new StoreDisputeRepository(store),
+    notifications: new StoreProcessorNotificationRepository(store),
+    transaction,
+    clock,
+  });
   return { store, payments, clock, transaction, record };
 }
 
 describe('a refund and a chargeback on one payment', () => {
-  it('when a chargeback commits between the refund reading the payment and writing it, then the refund\'s commit fails on the payment\'s version and, read again, is refused 409 payment_disputed', async () => {
+  it("when a chargeback commits between the refund reading the payment and writing it, then the refund's commit fails on the payment's version and, read again, is refused 409 payment_disputed", async () => {
     const { store, payments, clock, transaction, record } = await world();
     let reads = 0;
     const racing = {
@@ -70,7 +100,10 @@ describe('a refund and a chargeback on one payment', () => {
       },
       updateSettled: payments.updateSettled.bind(payments),
     };
-    const refund = createRefund({ payments: racing as unknown as StorePaymentRepository, refunds: new StoreRefundRepository(store), transaction, clock, requestRetentionMs: 0 }, () => undefined);
+    const refund = createRefund(
+      { payments: racing as unknown as StorePaymentRepository, refunds: new StoreRefundRepository(store), transaction, clock, requestRetentionMs: 0 },
+      () => undefined,
+    );
     await expect(refund(SCOPE, { paymentId: captured().id, amount: 500, currencyCode: null, reference: null, reason: null })).rejects.toThrow(PaymentDisputed);
     expect(reads).toBe(2);
     expect(Object.values((await payments.get(SCOPE, captured().id))!.dispute_holds ?? {})).toEqual([1000]);

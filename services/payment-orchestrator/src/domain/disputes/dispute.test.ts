@@ -11,7 +11,15 @@ const signal = (overrides: Partial<DisputeSignal> = {}): DisputeSignal => ({
   event: 'NOTIFICATION_OF_CHARGEBACK',
   ...overrides,
 });
-const context = (dedupeKey: string, at = '2026-06-02T10:00:00.000Z') => ({ id: 'd1', merchantId: 'm1', mode: 'test' as const, paymentId: 'pay-1', processor: 'acc-1', dedupeKey, at: new Date(at) });
+const context = (dedupeKey: string, at = '2026-06-02T10:00:00.000Z') => ({
+  id: 'd1',
+  merchantId: 'm1',
+  mode: 'test' as const,
+  paymentId: 'pay-1',
+  processor: 'acc-1',
+  dedupeKey,
+  at: new Date(at),
+});
 
 function stored(first: DisputeSignal, key = 'k1'): Dispute {
   return { ...applyDisputeSignal(null, first, context(key))!.dispute, version: 1 };
@@ -34,7 +42,12 @@ describe('a dispute moved by processor signals', () => {
   it('when a later stage arrives, then open statuses publish dispute.updated and decisions dispute.closed, updated_at moving', () => {
     const open = stored(signal());
     const review = applyDisputeSignal(open, signal({ status: 'under_review', stage: 2 }), context('k2', '2026-06-03T10:00:00.000Z'))!;
-    expect([review.dispute.status, review.changes, review.dispute.updated_at, review.dispute.created_at]).toEqual(['under_review', ['dispute.updated'], '2026-06-03T10:00:00.000Z', '2026-06-02T10:00:00.000Z']);
+    expect([review.dispute.status, review.changes, review.dispute.updated_at, review.dispute.created_at]).toEqual([
+      'under_review',
+      ['dispute.updated'],
+      '2026-06-03T10:00:00.000Z',
+      '2026-06-02T10:00:00.000Z',
+    ]);
     const lost = applyDisputeSignal({ ...review.dispute, version: 2 }, signal({ status: 'lost', stage: 3 }), context('k3'))!;
     expect([lost.dispute.status, lost.changes]).toEqual(['lost', ['dispute.closed']]);
   });
@@ -64,7 +77,7 @@ describe('what a dispute holds of its payment', () => {
     ['won', false, false],
     ['needs_response', true, false],
     ['lost', true, false],
-  ] as const)('when a dispute is %s (inquiry: %p), then it holds the payment\'s money: %p', (status, inquiry, holds) => {
+  ] as const)("when a dispute is %s (inquiry: %p), then it holds the payment's money: %p", (status, inquiry, holds) => {
     expect(holdsFunds({ status, inquiry })).toBe(holds);
   });
 
@@ -97,7 +110,11 @@ describe('a merchant answering a dispute', () => {
 
   it('when evidence is submitted, then the dispute is under review since then with dispute.updated; evidence only staged moves nothing', () => {
     const submitted = disputeAfterAction(open(), { kind: 'evidence', submit: true }, now);
-    expect([submitted.dispute.status, submitted.dispute.evidence_submitted_at, submitted.changes]).toEqual(['under_review', now.toISOString(), ['dispute.updated']]);
+    expect([submitted.dispute.status, submitted.dispute.evidence_submitted_at, submitted.changes]).toEqual([
+      'under_review',
+      now.toISOString(),
+      ['dispute.updated'],
+    ]);
     expect(disputeAfterAction(open(), { kind: 'evidence', submit: false }, now).changes).toEqual([]);
   });
 
@@ -113,13 +130,15 @@ describe('a merchant answering a dispute', () => {
 
   it('when evidence arrives after evidence_due_by, then 409 evidence_deadline_passed; accepting is still allowed then, and evidence before it too', () => {
     const late = new Date('2026-06-10T00:00:01.000Z');
-    expect(() => assertActionAllowed(open(), { kind: 'evidence', submit: true }, late)).toThrow(expect.objectContaining({ status: 409, code: 'evidence_deadline_passed' }));
+    expect(() => assertActionAllowed(open(), { kind: 'evidence', submit: true }, late)).toThrow(
+      expect.objectContaining({ status: 409, code: 'evidence_deadline_passed' }),
+    );
     expect(() => assertActionAllowed(open(), { kind: 'accept' }, late)).not.toThrow();
     expect(() => assertActionAllowed(open(), { kind: 'evidence', submit: true }, now)).not.toThrow();
   });
 });
 
-describe('dispute reasons in the merchant\'s words', () => {
+describe("dispute reasons in the merchant's words", () => {
   it.each([
     ['Fraud', 'fraudulent'],
     ['No Cardholder Authorisation', 'fraudulent'],

@@ -136,7 +136,17 @@ export function applyDisputeSignal(
     // Nothing the merchant sees moves; the notification is still remembered, so its redelivery is known.
     return { dispute: { ...current, applied, inquiry, evidence_due_by, stage: Math.max(current.stage, signal.stage) }, changes: [] };
   }
-  const dispute = { ...current, applied, inquiry, evidence_due_by, status: signal.status, stage: signal.stage, amount: signal.amount || current.amount, reason: current.reason, updated_at: at };
+  const dispute = {
+    ...current,
+    applied,
+    inquiry,
+    evidence_due_by,
+    status: signal.status,
+    stage: signal.stage,
+    amount: signal.amount || current.amount,
+    reason: current.reason,
+    updated_at: at,
+  };
   return { dispute, changes: [isDisputeClosed(signal.status) ? 'dispute.closed' : 'dispute.updated'] };
 }
 
@@ -145,7 +155,11 @@ export type DisputeAction = { kind: 'accept' } | { kind: 'evidence'; submit: boo
 
 class DisputeClosed extends ConflictError {
   constructor(dispute: Pick<Dispute, 'status'>, action: DisputeAction['kind']) {
-    super('dispute_closed', `This dispute is ${dispute.status}: a decided dispute cannot be ${action === 'accept' ? 'accepted' : 'answered with evidence'} any more.`, { dispute_status: dispute.status });
+    super(
+      'dispute_closed',
+      `This dispute is ${dispute.status}: a decided dispute cannot be ${action === 'accept' ? 'accepted' : 'answered with evidence'} any more.`,
+      { dispute_status: dispute.status },
+    );
   }
 }
 
@@ -155,7 +169,7 @@ class DisputeUnderReview extends ConflictError {
       'dispute_under_review',
       action === 'accept'
         ? 'Evidence for this dispute was submitted and the issuer is reviewing it: it can no longer be accepted.'
-        : 'Evidence for this dispute was submitted already (the processors take one submission): wait for the issuer\'s decision.',
+        : "Evidence for this dispute was submitted already (the processors take one submission): wait for the issuer's decision.",
       { dispute_status: 'under_review' },
     );
   }
@@ -175,7 +189,8 @@ class EvidenceDeadlinePassed extends ConflictError {
 export function assertActionAllowed(dispute: Dispute, action: DisputeAction, now: Date): void {
   if (isDisputeClosed(dispute.status)) throw new DisputeClosed(dispute, action.kind);
   if (dispute.status === 'under_review') throw new DisputeUnderReview(action.kind);
-  if (action.kind === 'evidence' && dispute.evidence_due_by && Date.parse(dispute.evidence_due_by) < now.getTime()) throw new EvidenceDeadlinePassed(dispute.evidence_due_by);
+  if (action.kind === 'evidence' && dispute.evidence_due_by && Date.parse(dispute.evidence_due_by) < now.getTime())
+    throw new EvidenceDeadlinePassed(dispute.evidence_due_by);
 }
 
 /**

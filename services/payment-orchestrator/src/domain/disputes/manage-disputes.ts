@@ -21,7 +21,7 @@ class DisputeNotAllowed extends ConflictError {
 
 class TestModeOnly extends ForbiddenError {
   constructor() {
-    super('Disputes are simulated with a test key only; live disputes come from the processor\'s notifications.', 'test_mode_only');
+    super("Disputes are simulated with a test key only; live disputes come from the processor's notifications.", 'test_mode_only');
   }
 }
 

@@ -31,7 +31,12 @@ export type DisputeReporter = NotificationReporter;
  * payment that the reporting account handled is recorded alone (nothing to dispute). `record` is null for
  * the simulator's disputes, which have no notification and dispute any captured test payment.
  */
-export type RecordDispute = (reporter: DisputeReporter, record: Omit<ProcessorNotificationRecord, 'version'> | null, signal: DisputeSignal, dedupeKey?: string) => Promise<Dispute | null>;
+export type RecordDispute = (
+  reporter: DisputeReporter,
+  record: Omit<ProcessorNotificationRecord, 'version'> | null,
+  signal: DisputeSignal,
+  dedupeKey?: string,
+) => Promise<Dispute | null>;
 
 const ATTEMPTS = 5;
 
@@ -40,7 +45,14 @@ const ATTEMPTS = 5;
  * payment is written only when its hold changes; a final payment through updateSettled (it has no
  * schedule entry), any other (a dispute reported while a capture still settles) through update.
  */
-export function commitDisputeMove(ports: Pick<RecordDisputePorts, 'payments' | 'disputes'>, uow: UnitOfWork, payment: Payment, current: Dispute | null, move: DisputeMove, at: Date): Dispute {
+export function commitDisputeMove(
+  ports: Pick<RecordDisputePorts, 'payments' | 'disputes'>,
+  uow: UnitOfWork,
+  payment: Payment,
+  current: Dispute | null,
+  move: DisputeMove,
+  at: Date,
+): Dispute {
   const stored = current ? ports.disputes.update(uow, { ...move.dispute, version: current.version }) : ports.disputes.insert(uow, move.dispute);
   const held = withDisputeHold(payment, move.dispute.id, holdsFunds(move.dispute) ? move.dispute.amount : null);
   if (held !== payment) {
@@ -65,7 +77,15 @@ export function recordDispute(ports: RecordDisputePorts): RecordDispute {
       const scope = scopeOf(payment.merchant_id, payment.mode);
       const current = await ports.disputes.findByProcessorReference(scope, reporter.id, signal.processor_reference);
       const now = ports.clock.now();
-      const move = applyDisputeSignal(current, signal, { id: newId(), merchantId: payment.merchant_id, mode: payment.mode, paymentId: payment.id, processor: reporter.id, dedupeKey, at: now });
+      const move = applyDisputeSignal(current, signal, {
+        id: newId(),
+        merchantId: payment.merchant_id,
+        mode: payment.mode,
+        paymentId: payment.id,
+        processor: reporter.id,
+        dedupeKey,
+        at: now,
+      });
       if (!move) throw new DuplicateKeyError('disputes', ['applied']);
       try {
         return await ports.transaction((uow) => {

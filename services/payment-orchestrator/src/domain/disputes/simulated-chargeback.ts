@@ -24,11 +24,22 @@ export function simulatedEvidenceDueBy(at: Date): string {
 
 export function simulatedChargeback({ disputes }: { disputes: DisputeRepository }): (uow: UnitOfWork, payment: Payment, at: Date) => Payment {
   return (uow, payment, at) => {
-    if (payment.mode !== 'test' || payment.progress.authorized_by !== 'simulator' || payment.source?.masked_account_number !== SIMULATOR_DISPUTED_CARD) return payment;
+    if (payment.mode !== 'test' || payment.progress.authorized_by !== 'simulator' || payment.source?.masked_account_number !== SIMULATOR_DISPUTED_CARD)
+      return payment;
     const amount = payment.amount.captured ?? payment.amount.requested;
     const move = applyDisputeSignal(
       null,
-      { processor_reference: `sim_dp_${payment.id}`, payment_reference: payment.id, status: 'needs_response', stage: 1, amount, currency_code: payment.currency_code, reason: 'product_not_received', event: 'simulated_needs_response', evidence_due_by: simulatedEvidenceDueBy(at) },
+      {
+        processor_reference: `sim_dp_${payment.id}`,
+        payment_reference: payment.id,
+        status: 'needs_response',
+        stage: 1,
+        amount,
+        currency_code: payment.currency_code,
+        reason: 'product_not_received',
+        event: 'simulated_needs_response',
+        evidence_due_by: simulatedEvidenceDueBy(at),
+      },
       { id: newId(), merchantId: payment.merchant_id, mode: payment.mode, paymentId: payment.id, processor: 'simulator', dedupeKey: newId(), at },
     )!;
     disputes.insert(uow, move.dispute);

@@ -75,7 +75,10 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
     const storeFor = command.storePaymentMethodFor;
     const storesMandate = storeFor !== null && storeFor.use_case !== 'cof_payments';
     if (storesMandate && command.customerId === null) {
-      throw new ValidationError('customer_id', 'customer_id is required for a first payment (store_payment_method_for.use_case recurring_payments or unscheduled_payments).');
+      throw new ValidationError(
+        'customer_id',
+        'customer_id is required for a first payment (store_payment_method_for.use_case recurring_payments or unscheduled_payments).',
+      );
     }
     if (storesMandate && !storeFor.mandate_reference) {
       throw new ValidationError('store_payment_method_for.mandate_reference', 'mandate_reference is required for recurring_payments and unscheduled_payments.');
@@ -131,7 +134,13 @@ async function usableMethod(paymentMethods: PaymentMethodRepository, scope: Scop
 }
 
 /** The consumer confirms the stored card on the hosted page, with its security code when the flow's processor needs one. */
-async function storedCardSession(ports: CreateEarlierPaymentPorts, scope: Scope, command: EarlierPaymentCommand, useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED', method: PaymentMethod): Promise<StoredCardSession> {
+async function storedCardSession(
+  ports: CreateEarlierPaymentPorts,
+  scope: Scope,
+  command: EarlierPaymentCommand,
+  useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED',
+  method: PaymentMethod,
+): Promise<StoredCardSession> {
   const decision = await decideFlow(ports, scope, {
     use_case: useCase,
     currency_code: command.currencyCode,
@@ -155,7 +164,13 @@ async function storedCardSession(ports: CreateEarlierPaymentPorts, scope: Scope,
  * Rules 6 and 7: a merchant-initiated payment on a mandate is the newer interface's subsequent payment
  * on the credentials of the mandate's first payment (its network transaction reference, 3RI, no session).
  */
-async function merchantInitiated(ports: CreateEarlierPaymentPorts, scope: Scope, command: EarlierPaymentCommand, mandate: PaymentMethod, customer: Pick<Customer, 'id' | 'name'> | null): Promise<Payment> {
+async function merchantInitiated(
+  ports: CreateEarlierPaymentPorts,
+  scope: Scope,
+  command: EarlierPaymentCommand,
+  mandate: PaymentMethod,
+  customer: Pick<Customer, 'id' | 'name'> | null,
+): Promise<Payment> {
   try {
     return await ports.createSubsequentPayment(scope, {
       mode: command.mode,

@@ -8,12 +8,15 @@ export type EarlierUseCase = 'guest_payment' | 'cof_payment' | 'first_payment' |
 /** A payment method as the earlier interface shows it; `id` only once it is stored. */
 export type ShownPaymentMethod =
   | { id?: string; type: 'card'; card: StoredCard }
-  | { id: string; type: 'npr_mandate'; npr_mandate: { accepted_on: string; card: StoredCard; customer_id: string | null; reference: string; type: MandateType } };
+  | {
+      id: string;
+      type: 'npr_mandate';
+      npr_mandate: { accepted_on: string; card: StoredCard; customer_id: string | null; reference: string; type: MandateType };
+    };
 
 /** What a payment stores once authorized (rules 2, 4, 5); the new method's id is chosen at creation. */
 export type PaymentMethodToStore =
-  | { payment_method_id: string; type: 'card' }
-  | { payment_method_id: string; type: 'npr_mandate'; mandate_type: MandateType; reference: string };
+  { payment_method_id: string; type: 'card' } | { payment_method_id: string; type: 'npr_mandate'; mandate_type: MandateType; reference: string };
 
 /**
  * The earlier interface's part of a payment created through it (POST /payments): the payment runs on
@@ -30,7 +33,12 @@ export interface EarlierPayment {
 }
 
 export function storedCardOf(source: CardSource): StoredCard {
-  return { masked_number: source.masked_account_number, expiry_year: source.expiry_year, expiry_month: source.expiry_month, cardholder_name: source.cardholder_name };
+  return {
+    masked_number: source.masked_account_number,
+    expiry_year: source.expiry_year,
+    expiry_month: source.expiry_month,
+    cardholder_name: source.cardholder_name,
+  };
 }
 
 export function shownPaymentMethod(method: PaymentMethod): ShownPaymentMethod {
@@ -38,7 +46,13 @@ export function shownPaymentMethod(method: PaymentMethod): ShownPaymentMethod {
   return {
     id: method.id,
     type: 'npr_mandate',
-    npr_mandate: { accepted_on: method.npr_mandate.accepted_on, card: { ...method.card }, customer_id: method.customer_id, reference: method.npr_mandate.reference, type: method.npr_mandate.type },
+    npr_mandate: {
+      accepted_on: method.npr_mandate.accepted_on,
+      card: { ...method.card },
+      customer_id: method.customer_id,
+      reference: method.npr_mandate.reference,
+      type: method.npr_mandate.type,
+    },
   };
 }
 
@@ -54,5 +68,9 @@ export function shownUseCaseOf(payment: { use_case: UseCase; earlier?: EarlierPa
 
 /** What a payment's events add for a payment of the earlier interface. */
 export function earlierEventData(earlier: EarlierPayment) {
-  return { interface: 'earlier' as const, customer_id: earlier.customer?.id ?? null, payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id };
+  return {
+    interface: 'earlier' as const,
+    customer_id: earlier.customer?.id ?? null,
+    payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id,
+  };
 }

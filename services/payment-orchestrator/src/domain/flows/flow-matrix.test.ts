@@ -3,7 +3,15 @@ import type { Processors } from '../processor-port/processor-port';
 import { BUILT_IN_FLOWS } from './flow';
 import { EMPTY_MATRIX, chooseFlow, validateFlowMatrix, type FlowMatrix, type PaymentFacts } from './flow-matrix';
 
-const facts = (overrides: Partial<PaymentFacts> = {}): PaymentFacts => ({ use_case: 'ONE_OFF', currency_code: 'EUR', amount: 1000, reference: 'order-1', scheme: null, metadata: null, ...overrides });
+const facts = (overrides: Partial<PaymentFacts> = {}): PaymentFacts => ({
+  use_case: 'ONE_OFF',
+  currency_code: 'EUR',
+  amount: 1000,
+  reference: 'order-1',
+  scheme: null,
+  metadata: null,
+  ...overrides,
+});
 const matrix = (rules: FlowMatrix['rules'], default_flow = 'simulator_auto_capture'): FlowMatrix => ({ version: 3, default_flow, rules, updated_at: null });
 const M = 'simulator_manual_capture';
 
@@ -43,7 +51,15 @@ describe('chooseFlow', () => {
 
 describe('validateFlowMatrix', () => {
   const processors: Processors = { get: (id) => (id === 'simulator' ? ({ id } as never) : undefined), ids: () => ['simulator'] };
-  const flows = (name: string) => BUILT_IN_FLOWS[name] ?? (name === 'ghost' ? { ...BUILT_IN_FLOWS.simulator_auto_capture!, name, steps: [{ kind: 'authorization' as const, processor: 'gone', on_failure: 'stop' as const, fallback: [] }] } : undefined);
+  const flows = (name: string) =>
+    BUILT_IN_FLOWS[name] ??
+    (name === 'ghost'
+      ? {
+          ...BUILT_IN_FLOWS.simulator_auto_capture!,
+          name,
+          steps: [{ kind: 'authorization' as const, processor: 'gone', on_failure: 'stop' as const, fallback: [] }],
+        }
+      : undefined);
   const problem = (rules: Array<{ name: string; when: Record<string, unknown>; flow: string }>) => {
     try {
       validateFlowMatrix({ default_flow: 'simulator_auto_capture', rules }, flows, processors);
@@ -57,16 +73,29 @@ describe('validateFlowMatrix', () => {
     expect(problem([{ name: 'r1', when: {}, flow: 'nope' }])).toMatchObject({ code: 'unknown_flow', extensions: { field: 'rules[0].flow', rule: 'r1' } });
   });
 
-  it('when a rule\'s flow uses an unknown processor, then the problem is unknown_processor naming the rule', () => {
+  it("when a rule's flow uses an unknown processor, then the problem is unknown_processor naming the rule", () => {
     expect(problem([{ name: 'r1', when: {}, flow: 'ghost' }])).toMatchObject({ code: 'unknown_processor', extensions: { rule: 'r1' } });
   });
 
   it('when a rule has an unknown condition key, then the problem is unknown_condition naming the rule', () => {
-    expect(problem([{ name: 'r1', when: { country: ['NL'] }, flow: M }])).toMatchObject({ code: 'unknown_condition', extensions: { field: 'rules[0].when.country', rule: 'r1' } });
+    expect(problem([{ name: 'r1', when: { country: ['NL'] }, flow: M }])).toMatchObject({
+      code: 'unknown_condition',
+      extensions: { field: 'rules[0].when.country', rule: 'r1' },
+    });
   });
 
   it('when a valid matrix is given, then scheme values are upper-cased and the rules kept in order', () => {
-    const valid = validateFlowMatrix({ default_flow: M, rules: [{ name: 'a', when: { scheme: ['visa'] }, flow: M }, { name: 'b', when: {}, flow: M }] }, flows, processors);
+    const valid = validateFlowMatrix(
+      {
+        default_flow: M,
+        rules: [
+          { name: 'a', when: { scheme: ['visa'] }, flow: M },
+          { name: 'b', when: {}, flow: M },
+        ],
+      },
+      flows,
+      processors,
+    );
     expect(valid.rules.map((r) => r.name)).toEqual(['a', 'b']);
     expect(valid.rules[0]!.when.scheme).toEqual(['VISA']);
   });

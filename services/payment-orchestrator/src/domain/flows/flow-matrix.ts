@@ -83,7 +83,8 @@ function ruleError(index: number, rule: string, field: string, detail: string, c
   return error;
 }
 
-const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v.length > 0);
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v.length > 0);
 const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**

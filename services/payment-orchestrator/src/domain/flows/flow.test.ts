@@ -3,13 +3,35 @@ import type { Processors } from '../processor-port/processor-port';
 import type { ProcessorCapabilities } from '../processor-port/processor-lookup';
 import { BUILT_IN_FLOWS, declaresExplicitUnscheduled, needsSecurityCode, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
 
-const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, multipleCaptures: true, authentication3ri: true, authentication3ds: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };
+const all: ProcessorCapabilities = {
+  authorize: true,
+  capture: true,
+  partialCapture: true,
+  multipleCaptures: true,
+  authentication3ri: true,
+  authentication3ds: true,
+  risk: true,
+  explicitUnscheduledMit: true,
+  modes: ['test'],
+};
 const processors: Processors = {
   get: (id) =>
-    id === 'simulator' ? ({ id, capabilities: all } as never) : id === 'no-risk' ? ({ id, capabilities: { ...all, risk: false } } as never) : id === 'no-3ds' ? ({ id, capabilities: { ...all, authentication3ds: false } } as never) : undefined,
+    id === 'simulator'
+      ? ({ id, capabilities: all } as never)
+      : id === 'no-risk'
+        ? ({ id, capabilities: { ...all, risk: false } } as never)
+        : id === 'no-3ds'
+          ? ({ id, capabilities: { ...all, authentication3ds: false } } as never)
+          : undefined,
   ids: () => ['simulator', 'no-risk', 'no-3ds'],
 };
-const step = (kind: FlowStep['kind'], processor = 'simulator', extra: Partial<FlowStep> = {}): FlowStep => ({ kind, processor, on_failure: 'stop', fallback: [], ...extra });
+const step = (kind: FlowStep['kind'], processor = 'simulator', extra: Partial<FlowStep> = {}): FlowStep => ({
+  kind,
+  processor,
+  on_failure: 'stop',
+  fallback: [],
+  ...extra,
+});
 const flow = (steps: FlowStep[]): Flow => ({ name: 'f', capture_mode: 'automatic', steps, built_in: false, created_at: null });
 const refusal = (f: Flow) => {
   try {
@@ -45,25 +67,43 @@ describe('validateFlow', () => {
   });
 
   it('when a step names an unknown processor or fallback, then it is refused as unknown_processor on that name', () => {
-    expect(refusal(flow([step('authorization', 'acme'), step('capture')]))).toMatchObject({ code: 'unknown_processor', extensions: { field: 'steps[0].processor' } });
-    expect(refusal(flow([step('authorization', 'simulator', { fallback: ['acme'] }), step('capture')]))).toMatchObject({ code: 'unknown_processor', extensions: { field: 'steps[0].fallback[0]' } });
+    expect(refusal(flow([step('authorization', 'acme'), step('capture')]))).toMatchObject({
+      code: 'unknown_processor',
+      extensions: { field: 'steps[0].processor' },
+    });
+    expect(refusal(flow([step('authorization', 'simulator', { fallback: ['acme'] }), step('capture')]))).toMatchObject({
+      code: 'unknown_processor',
+      extensions: { field: 'steps[0].fallback[0]' },
+    });
   });
 
-  it('when a processor lacks the step\'s capability, then it is refused as processor_capability_missing', () => {
-    expect(refusal(flow([step('risk', 'no-risk'), step('authorization'), step('capture')]))).toMatchObject({ code: 'processor_capability_missing', extensions: { field: 'steps[0].processor' } });
+  it("when a processor lacks the step's capability, then it is refused as processor_capability_missing", () => {
+    expect(refusal(flow([step('risk', 'no-risk'), step('authorization'), step('capture')]))).toMatchObject({
+      code: 'processor_capability_missing',
+      extensions: { field: 'steps[0].processor' },
+    });
   });
 
-  it('when three_ds always names a processor (or fallback) that does not run 3-D Secure, then it is refused as processor_capability_missing on the step\'s three_ds', () => {
-    expect(refusal(flow([step('authorization', 'no-3ds', { three_ds: 'always' }), step('capture', 'no-3ds')]))).toMatchObject({ code: 'processor_capability_missing', extensions: { field: 'steps[0].three_ds' } });
-    expect(refusal(flow([step('authorization', 'simulator', { three_ds: 'always', fallback: ['no-3ds'] }), step('capture')]))).toMatchObject({ code: 'processor_capability_missing', extensions: { field: 'steps[0].three_ds' } });
+  it("when three_ds always names a processor (or fallback) that does not run 3-D Secure, then it is refused as processor_capability_missing on the step's three_ds", () => {
+    expect(refusal(flow([step('authorization', 'no-3ds', { three_ds: 'always' }), step('capture', 'no-3ds')]))).toMatchObject({
+      code: 'processor_capability_missing',
+      extensions: { field: 'steps[0].three_ds' },
+    });
+    expect(refusal(flow([step('authorization', 'simulator', { three_ds: 'always', fallback: ['no-3ds'] }), step('capture')]))).toMatchObject({
+      code: 'processor_capability_missing',
+      extensions: { field: 'steps[0].three_ds' },
+    });
     expect(refusal(flow([step('authorization', 'no-3ds', { three_ds: 'if_required' }), step('capture', 'no-3ds')]))).toBeNull();
   });
 
   it('when the capture names another processor than the authorization, then it is refused', () => {
-    expect(refusal(flow([step('authorization', 'no-risk'), step('capture', 'simulator')]))).toMatchObject({ code: 'invalid_flow', extensions: { field: 'steps' } });
+    expect(refusal(flow([step('authorization', 'no-risk'), step('capture', 'simulator')]))).toMatchObject({
+      code: 'invalid_flow',
+      extensions: { field: 'steps' },
+    });
   });
 
-  it('when a flow\'s processors are listed, then fallbacks count and each appears once', () => {
+  it("when a flow's processors are listed, then fallbacks count and each appears once", () => {
     expect(processorsOf(flow([step('authorization', 'simulator', { fallback: ['no-risk', 'simulator'] }), step('capture')]))).toEqual(['simulator', 'no-risk']);
   });
 });

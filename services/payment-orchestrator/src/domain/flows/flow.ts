@@ -83,7 +83,13 @@ function authorizers(flow: Flow, processors: ProcessorLookup) {
  * Of a step's processors, in the step's order, those that can take the amount, and why each other one
  * cannot. A processor the lookup does not know stays in (it answers processor_unavailable when asked).
  */
-function processorsTaking(ids: readonly string[], processors: ProcessorLookup, amount: number, currency: string, purpose: AmountPurpose): { taking: string[]; refusals: string[] } {
+function processorsTaking(
+  ids: readonly string[],
+  processors: ProcessorLookup,
+  amount: number,
+  currency: string,
+  purpose: AmountPurpose,
+): { taking: string[]; refusals: string[] } {
   const taking: string[] = [];
   const refusals: string[] = [];
   for (const id of ids) {
@@ -126,7 +132,11 @@ export const MAX_FLOWS_PER_MERCHANT = 500;
 
 export class FlowLimitReached extends AppError {
   constructor() {
-    super('flow_limit_reached', 422, `A merchant defines at most ${MAX_FLOWS_PER_MERCHANT} flows; reuse one of them (flows are immutable and shared by every rule that names them).`);
+    super(
+      'flow_limit_reached',
+      422,
+      `A merchant defines at most ${MAX_FLOWS_PER_MERCHANT} flows; reuse one of them (flows are immutable and shared by every rule that names them).`,
+    );
   }
 }
 
@@ -160,14 +170,17 @@ export function validateFlow(flow: Flow, processors: ProcessorLookup): void {
   if (authorizations !== 1) throw new ValidationError('steps', 'A flow has exactly one authorization step.', 'invalid_flow');
   const authorizationAt = steps.findIndex((s) => s.kind === 'authorization');
   const captures = steps.filter((s) => s.kind === 'capture');
-  if (captures.length !== 1) throw new ValidationError('steps', 'A flow has exactly one capture step (run automatically or by the capture call, by capture_mode).', 'invalid_flow');
+  if (captures.length !== 1)
+    throw new ValidationError('steps', 'A flow has exactly one capture step (run automatically or by the capture call, by capture_mode).', 'invalid_flow');
   steps.forEach((step, index) => {
     const field = `steps[${index}]`;
-    if (steps.findIndex((s) => s.kind === step.kind) !== index) throw new ValidationError(`${field}.kind`, `A flow has at most one ${step.kind} step.`, 'invalid_flow');
+    if (steps.findIndex((s) => s.kind === step.kind) !== index)
+      throw new ValidationError(`${field}.kind`, `A flow has at most one ${step.kind} step.`, 'invalid_flow');
     if ((step.kind === 'risk' || step.kind === 'authentication_3ri') && index > authorizationAt) {
       throw new ValidationError(`${field}.kind`, `The ${step.kind} step comes before the authorization.`, 'invalid_flow');
     }
-    if (step.kind === 'capture' && index < authorizationAt) throw new ValidationError(`${field}.kind`, 'The capture step comes after the authorization.', 'invalid_flow');
+    if (step.kind === 'capture' && index < authorizationAt)
+      throw new ValidationError(`${field}.kind`, 'The capture step comes after the authorization.', 'invalid_flow');
     for (const [at, id] of [step.processor, ...step.fallback].entries()) {
       const processorField = step.processors ? `${field}.processors[${at}]` : at === 0 ? `${field}.processor` : `${field}.fallback[${at - 1}]`;
       const processor = processors.get(id);
@@ -178,22 +191,33 @@ export function validateFlow(flow: Flow, processors: ProcessorLookup): void {
     }
     validateThreeDs(step, field, processors);
     validateStepRouting(step, field, processors);
-    if (step.kind === 'capture' && step.fallback.length > 0) throw new ValidationError(`${field}.fallback`, 'A capture goes to the processor that authorized: it has no fallback.', 'invalid_flow');
+    if (step.kind === 'capture' && step.fallback.length > 0)
+      throw new ValidationError(`${field}.fallback`, 'A capture goes to the processor that authorized: it has no fallback.', 'invalid_flow');
   });
   const authorization = steps[authorizationAt]!;
   const capture = captures[0]!;
   const fallbackCannotCapture = authorization.fallback.some((id) => !processors.get(id)?.capabilities.capture);
   if (capture.processor !== authorization.processor || fallbackCannotCapture) {
-    throw new ValidationError('steps', 'The capture step names the authorization\'s processor, and every fallback of the authorization can capture.', 'invalid_flow');
+    throw new ValidationError(
+      'steps',
+      "The capture step names the authorization's processor, and every fallback of the authorization can capture.",
+      'invalid_flow',
+    );
   }
 }
 
 /** three_ds belongs to the authorization step; `always` asks a challenge of every processor of the step, so each must run 3-D Secure. */
 function validateThreeDs(step: FlowStep, field: string, processors: ProcessorLookup): void {
   if (step.three_ds === undefined) return;
-  if (!THREE_DS_SETTINGS.includes(step.three_ds)) throw new ValidationError(`${field}.three_ds`, `three_ds is one of ${THREE_DS_SETTINGS.join(', ')}.`, 'invalid_flow');
+  if (!THREE_DS_SETTINGS.includes(step.three_ds))
+    throw new ValidationError(`${field}.three_ds`, `three_ds is one of ${THREE_DS_SETTINGS.join(', ')}.`, 'invalid_flow');
   if (step.kind !== 'authorization') throw new ValidationError(`${field}.three_ds`, 'Only the authorization step takes three_ds.', 'invalid_flow');
   if (step.three_ds !== 'always') return;
   const missing = [step.processor, ...step.fallback].find((id) => processors.get(id)?.capabilities.authentication3ds === false);
-  if (missing) throw new ValidationError(`${field}.three_ds`, `three_ds always needs 3-D Secure of every processor of the step; ${missing} does not run it.`, 'processor_capability_missing');
+  if (missing)
+    throw new ValidationError(
+      `${field}.three_ds`,
+      `three_ds always needs 3-D Secure of every processor of the step; ${missing} does not run it.`,
+      'processor_capability_missing',
+    );
 }

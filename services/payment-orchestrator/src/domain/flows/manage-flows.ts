@@ -1,5 +1,18 @@
 import { DuplicateKeyError } from '@vaultline/store';
-import { authorizersTaking, BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, stepOf, validateFlow, withThreeDsDefault, type Flow, type FlowStep } from './flow';
+import {
+  authorizersTaking,
+  BUILT_IN_FLOWS,
+  builtInFlow,
+  FlowExists,
+  FlowLimitReached,
+  FlowNotFound,
+  MAX_FLOWS_PER_MERCHANT,
+  stepOf,
+  validateFlow,
+  withThreeDsDefault,
+  type Flow,
+  type FlowStep,
+} from './flow';
 import { AmountNotSupported } from '../processor-port/processor-amounts';
 import { decideRoute, type RoutingPorts } from '../routing/routing-ports';
 import type { RoutingChoice } from '../routing/choose-processor';
@@ -79,7 +92,8 @@ export function putFlowMatrix({ flows, matrices, directory, transaction, clock }
     try {
       await transaction((uow) => matrices.insert(uow, scope, matrix));
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw new ConflictError('flow_matrix_changed', 'Another update of the flow matrix committed first; read it again and retry.');
+      if (error instanceof DuplicateKeyError)
+        throw new ConflictError('flow_matrix_changed', 'Another update of the flow matrix committed first; read it again and retry.');
       throw error;
     }
     return matrix;
@@ -108,10 +122,16 @@ export function explainFlow(ports: Pick<ManageFlowsPorts, 'flows' | 'matrices' |
     try {
       candidates = authorizersTaking(flow, processors, facts.amount, facts.currency_code);
     } catch (error) {
-      if (error instanceof AmountNotSupported) return { ...choice, authorization: { strategy: strategyOf(step), order: [], reason: 'step_order', detail: error.message } };
+      if (error instanceof AmountNotSupported)
+        return { ...choice, authorization: { strategy: strategyOf(step), order: [], reason: 'step_order', detail: error.message } };
       throw error;
     }
-    const segment = segmentOf({ card_scheme: facts.scheme, card_country: card?.country ?? null, currency_code: facts.currency_code, amount: { requested: facts.amount } });
+    const segment = segmentOf({
+      card_scheme: facts.scheme,
+      card_country: card?.country ?? null,
+      currency_code: facts.currency_code,
+      amount: { requested: facts.amount },
+    });
     return { ...choice, authorization: await decideRoute(ports.routing, scope, step, candidates, segment, true) };
   };
 }

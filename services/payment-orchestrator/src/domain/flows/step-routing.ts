@@ -73,29 +73,47 @@ export function validateStepRouting(step: StepRoutingInput, field: string, proce
   rules.forEach((rule, j) => {
     const at = `${field}.on_decline[${j}]`;
     if (typeof rule !== 'object' || rule === null) throw new ValidationError(at, 'An on_decline rule is {categories, action}.', 'invalid_flow');
-    if (!Array.isArray(rule.categories) || rule.categories.length === 0) throw new ValidationError(`${at}.categories`, 'categories is a non-empty list of decline categories.', 'invalid_flow');
+    if (!Array.isArray(rule.categories) || rule.categories.length === 0)
+      throw new ValidationError(`${at}.categories`, 'categories is a non-empty list of decline categories.', 'invalid_flow');
     if (typeof rule.action !== 'string' || !(DECLINE_ACTIONS as readonly string[]).includes(rule.action)) {
       throw new ValidationError(`${at}.action`, `action is one of ${DECLINE_ACTIONS.join(', ')}.`, 'invalid_flow');
     }
     const action = rule.action as DeclineAction;
     rule.categories.forEach((category: unknown, k: number) => {
       const categoryField = `${at}.categories[${k}]`;
-      if (typeof category !== 'string' || !isDeclineCategory(category)) throw new ValidationError(categoryField, `A decline category is one of ${DECLINE_CATEGORIES.join(', ')}.`, 'invalid_flow');
+      if (typeof category !== 'string' || !isDeclineCategory(category))
+        throw new ValidationError(categoryField, `A decline category is one of ${DECLINE_CATEGORIES.join(', ')}.`, 'invalid_flow');
       const earlier = seen.get(category);
-      if (earlier !== undefined) throw new ValidationError(categoryField, `${category} is already in on_decline[${earlier}]: a category belongs to one rule.`, 'invalid_flow');
+      if (earlier !== undefined)
+        throw new ValidationError(categoryField, `${category} is already in on_decline[${earlier}]: a category belongs to one rule.`, 'invalid_flow');
       seen.set(category, j);
       if (action !== 'stop' && HARD_DECLINE_CATEGORIES.includes(category)) {
-        throw new ValidationError(categoryField, `${category} is a hard decline: it is never retried, on this processor or another (only stop may name it).`, 'invalid_flow');
+        throw new ValidationError(
+          categoryField,
+          `${category} is a hard decline: it is never retried, on this processor or another (only stop may name it).`,
+          'invalid_flow',
+        );
       }
       if (action === 'step_up_3ds' && category !== 'authentication_required') {
-        throw new ValidationError(categoryField, 'step_up_3ds answers the issuer\'s demand for authentication: its only category is authentication_required.', 'invalid_flow');
+        throw new ValidationError(
+          categoryField,
+          "step_up_3ds answers the issuer's demand for authentication: its only category is authentication_required.",
+          'invalid_flow',
+        );
       }
     });
-    if (action === 'next_processor' && ids.length < 2) throw new ValidationError(`${at}.action`, 'next_processor needs another processor in the step (processors, or fallback) to go on to.', 'invalid_flow');
+    if (action === 'next_processor' && ids.length < 2)
+      throw new ValidationError(`${at}.action`, 'next_processor needs another processor in the step (processors, or fallback) to go on to.', 'invalid_flow');
     if (action === 'step_up_3ds') {
-      if (step.three_ds === 'off') throw new ValidationError(`${at}.action`, 'step_up_3ds asks a 3-D Secure challenge: three_ds off never runs one.', 'invalid_flow');
+      if (step.three_ds === 'off')
+        throw new ValidationError(`${at}.action`, 'step_up_3ds asks a 3-D Secure challenge: three_ds off never runs one.', 'invalid_flow');
       const missing = ids.find((id) => processors.get(id)?.capabilities.authentication3ds === false);
-      if (missing) throw new ValidationError(`${at}.action`, `step_up_3ds needs 3-D Secure of every processor of the step; ${missing} does not run it.`, 'processor_capability_missing');
+      if (missing)
+        throw new ValidationError(
+          `${at}.action`,
+          `step_up_3ds needs 3-D Secure of every processor of the step; ${missing} does not run it.`,
+          'processor_capability_missing',
+        );
     }
   });
 }
@@ -107,7 +125,11 @@ function validateWeights(step: StepRoutingInput, field: string, processorCount: 
   }
   const weights = step.weights;
   if (!Array.isArray(weights) || weights.length !== processorCount) {
-    throw new ValidationError(`${field}.weights`, `strategy weighted takes one weight per processor of the step (${processorCount}), in the step's order.`, 'invalid_flow');
+    throw new ValidationError(
+      `${field}.weights`,
+      `strategy weighted takes one weight per processor of the step (${processorCount}), in the step's order.`,
+      'invalid_flow',
+    );
   }
   weights.forEach((weight, k) => {
     if (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 0 || weight > 1_000_000) {

@@ -1,7 +1,22 @@
 import { applyFraudWarningSignal, fraudTypeOf, type EarlyFraudWarning, type EarlyFraudWarningSignal } from './early-fraud-warning';
 
-const signal = (overrides: Partial<EarlyFraudWarningSignal> = {}): EarlyFraudWarningSignal => ({ processor_reference: 'issfr_1', payment_reference: 'pi_1', fraud_type: 'made_with_stolen_card', actionable: true, ...overrides });
-const context = (dedupeKey: string, refundable = true) => ({ id: 'w1', merchantId: 'm1', mode: 'test' as const, paymentId: 'pay-1', processor: 'acc-1', dedupeKey, at: new Date('2026-06-02T10:00:00.000Z'), refundable });
+const signal = (overrides: Partial<EarlyFraudWarningSignal> = {}): EarlyFraudWarningSignal => ({
+  processor_reference: 'issfr_1',
+  payment_reference: 'pi_1',
+  fraud_type: 'made_with_stolen_card',
+  actionable: true,
+  ...overrides,
+});
+const context = (dedupeKey: string, refundable = true) => ({
+  id: 'w1',
+  merchantId: 'm1',
+  mode: 'test' as const,
+  paymentId: 'pay-1',
+  processor: 'acc-1',
+  dedupeKey,
+  at: new Date('2026-06-02T10:00:00.000Z'),
+  refundable,
+});
 
 describe('an early fraud warning moved by processor signals', () => {
   it('when the first signal arrives, then the warning is created with early_fraud_warning.created', () => {
@@ -23,7 +38,7 @@ describe('an early fraud warning moved by processor signals', () => {
   });
 });
 
-describe('fraud types in Stripe\'s words', () => {
+describe("fraud types in Stripe's words", () => {
   it.each([
     ['Fraudulent Use of Account Number', 'unauthorized_use_of_card'],
     ['Card Reported Lost', 'made_with_lost_card'],

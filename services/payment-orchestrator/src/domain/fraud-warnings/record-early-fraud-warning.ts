@@ -23,7 +23,11 @@ export interface RecordEarlyFraudWarningPorts {
  * naming no payment that the reporting account handled is recorded alone; a redelivery throws
  * DuplicateKeyError and changes nothing.
  */
-export type RecordEarlyFraudWarning = (reporter: NotificationReporter, record: Omit<ProcessorNotificationRecord, 'version'>, signal: EarlyFraudWarningSignal) => Promise<EarlyFraudWarning | null>;
+export type RecordEarlyFraudWarning = (
+  reporter: NotificationReporter,
+  record: Omit<ProcessorNotificationRecord, 'version'>,
+  signal: EarlyFraudWarningSignal,
+) => Promise<EarlyFraudWarning | null>;
 
 const ATTEMPTS = 5;
 
@@ -33,7 +37,13 @@ export function isRefundable(payment: Payment): boolean {
 }
 
 /** Writes a warning's move and its events in the unit of work. */
-export function commitFraudWarningMove(warnings: EarlyFraudWarningRepository, uow: UnitOfWork, current: EarlyFraudWarning | null, move: NonNullable<ReturnType<typeof applyFraudWarningSignal>>, at: Date): EarlyFraudWarning {
+export function commitFraudWarningMove(
+  warnings: EarlyFraudWarningRepository,
+  uow: UnitOfWork,
+  current: EarlyFraudWarning | null,
+  move: NonNullable<ReturnType<typeof applyFraudWarningSignal>>,
+  at: Date,
+): EarlyFraudWarning {
   const stored = current ? warnings.update(uow, { ...move.warning, version: current.version }) : warnings.insert(uow, move.warning);
   for (const message of earlyFraudWarningEvents(move.warning, move.changes, at)) uow.publish(message);
   return stored;
@@ -50,7 +60,16 @@ export function recordEarlyFraudWarning(ports: RecordEarlyFraudWarningPorts): Re
       const scope = scopeOf(payment.merchant_id, payment.mode);
       const current = await ports.warnings.findByProcessorReference(scope, reporter.id, signal.processor_reference);
       const now = ports.clock.now();
-      const context = { id: newId(), merchantId: payment.merchant_id, mode: payment.mode, paymentId: payment.id, processor: reporter.id, dedupeKey: record.dedupe_key, at: now, refundable: isRefundable(payment) };
+      const context = {
+        id: newId(),
+        merchantId: payment.merchant_id,
+        mode: payment.mode,
+        paymentId: payment.id,
+        processor: reporter.id,
+        dedupeKey: record.dedupe_key,
+        at: now,
+        refundable: isRefundable(payment),
+      };
       const move = applyFraudWarningSignal(current, signal, context);
       if (!move) throw new DuplicateKeyError('early_fraud_warnings', ['applied']);
       try {

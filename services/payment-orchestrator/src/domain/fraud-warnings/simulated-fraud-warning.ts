@@ -14,11 +14,21 @@ const SIMULATOR_FRAUD_WARNING_CARD = '400000******5423';
 
 export function simulatedFraudWarning({ warnings }: { warnings: EarlyFraudWarningRepository }): (uow: UnitOfWork, payment: Payment, at: Date) => Payment {
   return (uow, payment, at) => {
-    if (payment.mode !== 'test' || payment.progress.authorized_by !== 'simulator' || payment.source?.masked_account_number !== SIMULATOR_FRAUD_WARNING_CARD) return payment;
+    if (payment.mode !== 'test' || payment.progress.authorized_by !== 'simulator' || payment.source?.masked_account_number !== SIMULATOR_FRAUD_WARNING_CARD)
+      return payment;
     const move = applyFraudWarningSignal(
       null,
       { processor_reference: `sim_efw_${payment.id}`, payment_reference: payment.id, fraud_type: 'made_with_stolen_card', actionable: null },
-      { id: newId(), merchantId: payment.merchant_id, mode: payment.mode, paymentId: payment.id, processor: 'simulator', dedupeKey: newId(), at, refundable: isRefundable(payment) },
+      {
+        id: newId(),
+        merchantId: payment.merchant_id,
+        mode: payment.mode,
+        paymentId: payment.id,
+        processor: 'simulator',
+        dedupeKey: newId(),
+        at,
+        refundable: isRefundable(payment),
+      },
     )!;
     commitFraudWarningMove(warnings, uow, null, move, at);
     return payment;

@@ -1,19 +1,45 @@
-import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
+import { newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from '../credentials/credential';
 import { authorizersTaking, stepOf, threeDsOf, type FlowStep } from '../flows/flow';
 import { AmountNotSupported } from '../processor-port/processor-amounts';
-import { captureStepOf, effectiveTime, isFinal, isSecurityCodeAvailable, uncapturedAmount, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
+import {
+  captureStepOf,
+  effectiveTime,
+  isFinal,
+  isSecurityCodeAvailable,
+  uncapturedAmount,
+  type Payment,
+  type PendingCapture,
+  type ProcessorTransaction,
+} from './payment';
 import { isConsumerPresent } from './use-case';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { captureDataOf, paymentActionRequiredEvent, paymentCaptureFailedEvent, paymentMovedEvent } from './payment-events';
 import { settlementRecheckMs } from '../processor-port/settlement-backoff';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
-import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './consumer-authentication';
+import {
+  awaitingConsumer,
+  canAwaitConsumer,
+  consumerAuthenticationOf,
+  failedBeforeAuthorization,
+  isAbandoned,
+  keptAfterAuthorization,
+  ranAuthentication,
+} from './consumer-authentication';
 import type { DomainEvent } from '@vaultline/contracts';
 import { movePayment } from './payment-status';
 import { storedCredentialOf } from './stored-credential';
-import type { AuthorizationOutcome, CaptureOutcome, NotifiedEvent, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processor-port/processor-port';
+import type {
+  AuthorizationOutcome,
+  CaptureOutcome,
+  NotifiedEvent,
+  ProcessorConnection,
+  ProcessorDirectory,
+  ProcessorPayment,
+  Processors,
+  StepOutcome,
+} from '../processor-port/processor-port';
 import type { Clock } from '@vaultline/core';
 import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
@@ -113,7 +139,13 @@ async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Prom
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
-    const counts = result.counts || next.counts ? { attempts: [...(result.counts?.attempts ?? []), ...(next.counts?.attempts ?? [])], decisions: [...(result.counts?.decisions ?? []), ...(next.counts?.decisions ?? [])] } : undefined;
+    const counts =
+      result.counts || next.counts
+        ? {
+            attempts: [...(result.counts?.attempts ?? []), ...(next.counts?.attempts ?? [])],
+            decisions: [...(result.counts?.decisions ?? []), ...(next.counts?.decisions ?? [])],
+          }
+        : undefined;
     result = {
       payment: next.payment,
       attempts: [...result.attempts, ...next.attempts],
@@ -143,7 +175,11 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     for (const attempt of result.attempts) {
       ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, at));
     }
-    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
+    let next: Payment = {
+      ...result.payment,
+      progress: { ...result.payment.progress, transactions: sequence },
+      ...(at === now ? {} : { updated_at: at.toISOString() }),
+    };
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
     // A step's own events (the consumer must authenticate) happened before the move the chain ends in.
     for (const event of result.publish ?? []) uow.publish(event(next, at));
@@ -183,10 +219,12 @@ function fail(payment: Payment, reason: string, now: Date, changes: Partial<Paym
 }
 
 /** A failed subsequent payment gives its place in the frequency rule back. */
-const releaseCharge = (payment: Payment) => (credential: Credential): Credential | null =>
-  credential.last_charge_payment_id === payment.id && credential.previous_charge_at
-    ? { ...credential, last_charge_at: credential.previous_charge_at, previous_charge_at: null }
-    : null;
+const releaseCharge =
+  (payment: Payment) =>
+  (credential: Credential): Credential | null =>
+    credential.last_charge_payment_id === payment.id && credential.previous_charge_at
+      ? { ...credential, last_charge_at: credential.previous_charge_at, previous_charge_at: null }
+      : null;
 
 /** `to`: the processor asked (an authorization's own details depend on it) and the time of asking. */
 export function processorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
@@ -219,7 +257,8 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
     security_code_available: isSecurityCodeAvailable(payment, to.now),
     // Only the account that authorized the initial payment knows its reference; any other gets the scheme's
     // reference (Checkout.com's scheme_id in place of previous_payment_id).
-    initial_processor_reference: payment.initial_authorization && payment.initial_authorization.processor === to.processor ? payment.initial_authorization.reference : null,
+    initial_processor_reference:
+      payment.initial_authorization && payment.initial_authorization.processor === to.processor ? payment.initial_authorization.reference : null,
     mode: payment.mode,
     authorization_reference: payment.progress.authorization_reference,
     effective_at: effectiveTime(payment, to.now).toISOString(),
@@ -236,7 +275,9 @@ async function withFallback<O extends AuthorizationOutcome = StepOutcome>(
   const attempts: Array<{ processor: string; outcome: O | StepOutcome }> = [];
   for (const id of ids) {
     const processor = ports.processors.get(id);
-    const outcome: O | StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
+    const outcome: O | StepOutcome = processor
+      ? await call(processor, id).catch((error: unknown) => errorOutcome(error))
+      : { status: 'error', failure_reason: 'processor_unavailable' };
     attempts.push({ processor: id, outcome });
     if (outcome.status !== 'error') break;
   }
@@ -273,10 +314,16 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 
   switch (step.kind) {
     case 'risk': {
-      const attempts = await withFallback(ports, step, (p, id) => (p.assessRisk ? p.assessRisk(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability)));
+      const attempts = await withFallback(ports, step, (p, id) =>
+        p.assessRisk ? p.assessRisk(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability),
+      );
       const last = attempts[attempts.length - 1]!.outcome;
       if (last.status !== 'succeeded' && step.on_failure === 'stop') {
-        return { payment: fail(payment, last.status === 'failed' ? 'risk_declined' : 'processor_error', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
+        return {
+          payment: fail(payment, last.status === 'failed' ? 'risk_declined' : 'processor_error', now),
+          attempts: record(attempts, null),
+          credential: releaseCharge(payment),
+        };
       }
       return { payment: advance(), attempts: record(attempts, null) };
     }
@@ -284,12 +331,18 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       const preference = payment.authentication_preference ?? 'NO_3RI';
       // 3RI is for merchant-initiated payments only: a consumer-present payment never runs it.
       if (isConsumerPresent(payment.use_case) || preference === 'NO_3RI') return { payment: advance(), attempts: [] };
-      const attempts = await withFallback(ports, step, (p, id) => (p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability)));
+      const attempts = await withFallback(ports, step, (p, id) =>
+        p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability),
+      );
       const last = attempts[attempts.length - 1]!.outcome;
       // What the issuer said (ECI, authentication value, DS transaction id) goes on to the authorization.
       const authentication = last.status !== 'error' && last.authentication ? { authentication: last.authentication } : {};
       if (last.status !== 'succeeded' && preference === 'REQUIRE_3RI') {
-        return { payment: fail({ ...payment, ...authentication }, 'authentication_failed', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
+        return {
+          payment: fail({ ...payment, ...authentication }, 'authentication_failed', now),
+          attempts: record(attempts, null),
+          credential: releaseCharge(payment),
+        };
       }
       return { payment: advance(authentication), attempts: record(attempts, null) };
     }
@@ -311,7 +364,12 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
           return processor ? processor.authorize(request(id, stepUp)) : { status: 'error', failure_reason: 'processor_unavailable' };
         },
         // Merchant-initiated: a next processor after a decline is a retry of the card, within the schemes' limits.
-        ...(credentialNow ? { retryRefusal: (declines: readonly Decline[]) => retryRefusal(credentialNow.card_attempts, payment.card_scheme, at, ports.routing.retryLimits, declines) } : {}),
+        ...(credentialNow
+          ? {
+              retryRefusal: (declines: readonly Decline[]) =>
+                retryRefusal(credentialNow.card_attempts, payment.card_scheme, at, ports.routing.retryLimits, declines),
+            }
+          : {}),
       };
       const routing = payment.routing ?? { strategy: strategyOf(step), decisions: [], attempts: [] };
       const segment = segmentOf(payment);
@@ -320,12 +378,19 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       if (payment.pending_authentication) {
         // The consumer is away authenticating: abandoned once the session expired, resumed once back.
         const pending = payment.pending_authentication;
-        if (isAbandoned(payment, now)) return { payment: fail(payment, AUTHENTICATION_FAILURES.abandoned, now, { pending_authentication: null }), attempts: [], credential: releaseCharge(payment) };
+        if (isAbandoned(payment, now))
+          return {
+            payment: fail(payment, AUTHENTICATION_FAILURES.abandoned, now, { pending_authentication: null }),
+            attempts: [],
+            credential: releaseCharge(payment),
+          };
         if (!pending.returned) return unchanged({ next_run_at: payment.session?.expires_at ?? null });
         const processor = ports.processors.get(pending.processor);
         const returned = { processor_reference: pending.processor_reference, resume: pending.resume, parameters: pending.returned.parameters };
         const outcome: AuthorizationOutcome = processor?.resumeAuthorization
-          ? await processor.resumeAuthorization(request(pending.processor, lastAttemptSteppedUp(payment.routing)), returned).catch((error: unknown) => errorOutcome(error))
+          ? await processor
+              .resumeAuthorization(request(pending.processor, lastAttemptSteppedUp(payment.routing)), returned)
+              .catch((error: unknown) => errorOutcome(error))
           : { status: 'error', failure_reason: processor ? 'capability_missing' : 'processor_unavailable' };
         routed = await resumeRoute(context, routing, pending.processor, outcome);
       } else {
@@ -333,7 +398,10 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
         const taking = authorizersTakingOrNone(flow, ports.processors, amount, payment.currency_code);
         if (!taking) return { payment: fail(payment, 'amount_not_supported', now), attempts: [], credential: releaseCharge(payment) };
         const choice = await decideRoute(ports.routing, scope, step, taking, segment);
-        routed = await startRoute(context, routing, choice, { at: at.toISOString(), ...(payment.session && isConsumerPresent(payment.use_case) ? { cardAttempt: currentAttempt(payment) } : {}) });
+        routed = await startRoute(context, routing, choice, {
+          at: at.toISOString(),
+          ...(payment.session && isConsumerPresent(payment.use_case) ? { cardAttempt: currentAttempt(payment) } : {}),
+        });
         if (choice.order[0]) decisions.push({ processor: choice.order[0], segment, reason: choice.reason });
       }
       const attempts = routed.attempts;
@@ -346,13 +414,26 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       // What the card's credentials remember of these attempts (the schemes' retry limits); an unanswered one reached no issuer.
       const cardAttempts = (credential: Credential): Credential => ({
         ...credential,
-        card_attempts: withCardAttempts(credential.card_attempts, attempts.filter(({ outcome }) => outcome.status === 'succeeded' || (outcome.status === 'failed' && declineOfOutcome(outcome))).map(({ outcome }) => declineOfOutcome(outcome) ?? null), at),
+        card_attempts: withCardAttempts(
+          credential.card_attempts,
+          attempts
+            .filter(({ outcome }) => outcome.status === 'succeeded' || (outcome.status === 'failed' && declineOfOutcome(outcome)))
+            .map(({ outcome }) => declineOfOutcome(outcome) ?? null),
+          at,
+        ),
         ...(cardCountry && !credential.card_country ? { card_country: cardCountry } : {}),
       });
-      const remembered = payment.credential_id && attempts.some(({ outcome }) => outcome.status === 'succeeded' || outcome.status === 'failed') ? cardAttempts : undefined;
+      const remembered =
+        payment.credential_id && attempts.some(({ outcome }) => outcome.status === 'succeeded' || outcome.status === 'failed') ? cardAttempts : undefined;
       const earlier = authorizationRecords(attempts.slice(0, -1), amount);
       if (last.status === 'action_required') {
-        if (!canAwaitConsumer(told, last)) return { payment: fail(settled, AUTHENTICATION_FAILURES.required, now), attempts: authorizationRecords(attempts, amount), credential: both(releaseCharge(payment), remembered), counts };
+        if (!canAwaitConsumer(told, last))
+          return {
+            payment: fail(settled, AUTHENTICATION_FAILURES.required, now),
+            attempts: authorizationRecords(attempts, amount),
+            credential: both(releaseCharge(payment), remembered),
+            counts,
+          };
         const waiting = awaitingConsumer(routedPayment, lastAttempt.processor, last, now);
         // Built from the payment as it waits: a chained step may end the wait in the same commit (a session already expired).
         // The attempts before the one that sent the consumer away (a soft decline before a step-up) are recorded now.
@@ -360,15 +441,31 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       }
       const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
       const recorded = authorizationRecords(attempts, amount);
-      const withAuthentication: Payment = authentication ? { ...settled, authentication: keptAfterAuthorization(authentication) } : settled.authentication ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) } : settled;
+      const withAuthentication: Payment = authentication
+        ? { ...settled, authentication: keptAfterAuthorization(authentication) }
+        : settled.authentication
+          ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) }
+          : settled;
       const decline = declineOfOutcome(last) ?? null;
       if (last.status === 'failed' && canTakeAnotherCard(payment, last.failure_reason, now)) {
         // Declined or challenge failed on the hosted page: the consumer may try another card in the same session.
         const waiting = awaitingAnotherCard(withAuthentication, last.failure_reason, withAuthentication.authentication ?? null, now, decline);
         return { payment: waiting, attempts: recorded, publish: [(committed, at) => paymentAttemptFailedEvent(committed, at)], credential: remembered, counts };
       }
-      if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now, { decline }), attempts: recorded, credential: both(releaseCharge(payment), remembered), counts };
-      if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now, { decline }), attempts: recorded, credential: both(releaseCharge(payment), remembered), counts };
+      if (last.status === 'failed')
+        return {
+          payment: fail(withAuthentication, last.failure_reason, now, { decline }),
+          attempts: recorded,
+          credential: both(releaseCharge(payment), remembered),
+          counts,
+        };
+      if (last.status === 'error')
+        return {
+          payment: fail(withAuthentication, 'processor_error', now, { decline }),
+          attempts: recorded,
+          credential: both(releaseCharge(payment), remembered),
+          counts,
+        };
       const authorized: Partial<Payment> = {
         pending_authentication: null,
         ...(withAuthentication.authentication ? { authentication: withAuthentication.authentication } : {}),
@@ -388,7 +485,11 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
     }
     case 'capture': {
       const captureAmount = payment.amount.authorized ?? amount;
-      return captureStep(ports, { ...payment, progress: { ...payment.progress, capture: { amount: captureAmount, reference: null, processor_reference: null } } }, now);
+      return captureStep(
+        ports,
+        { ...payment, progress: { ...payment.progress, capture: { amount: captureAmount, reference: null, processor_reference: null } } },
+        now,
+      );
     }
   }
 }
@@ -451,7 +552,9 @@ function authorizationRecords(attempts: AuthorizationAttempt[], amount: number):
       const authenticated = outcome.authentication.status === 'authenticated' || outcome.authentication.status === 'attempted';
       records.push({
         processor,
-        outcome: authenticated ? { status: 'succeeded', processor_reference: outcome.processor_reference } : { status: 'failed', failure_reason: AUTHENTICATION_FAILURES.failed, processor_reference: outcome.processor_reference },
+        outcome: authenticated
+          ? { status: 'succeeded', processor_reference: outcome.processor_reference }
+          : { status: 'failed', failure_reason: AUTHENTICATION_FAILURES.failed, processor_reference: outcome.processor_reference },
         kind: 'authentication_3ds',
         amount: null,
       });
@@ -464,7 +567,11 @@ function authorizationRecords(attempts: AuthorizationAttempt[], amount: number):
   });
 }
 
-const requiredOutcome = (outcome: ActionRequiredOutcome): StepOutcome => ({ status: 'failed', failure_reason: AUTHENTICATION_FAILURES.required, processor_reference: outcome.processor_reference });
+const requiredOutcome = (outcome: ActionRequiredOutcome): StepOutcome => ({
+  status: 'failed',
+  failure_reason: AUTHENTICATION_FAILURES.required,
+  processor_reference: outcome.processor_reference,
+});
 
 /** Initial recurring and unscheduled payments: the credentials become usable with the authorization's references. */
 function activateCredential(payment: Payment): StepResult['credential'] {
@@ -476,7 +583,10 @@ function activateCredential(payment: Payment): StepResult['credential'] {
     source: payment.source,
     card_scheme: payment.card_scheme,
     network_transaction_reference: payment.network_transaction_reference,
-    initial_authorization: payment.progress.authorized_by && payment.progress.authorization_reference ? { processor: payment.progress.authorized_by, reference: payment.progress.authorization_reference } : null,
+    initial_authorization:
+      payment.progress.authorized_by && payment.progress.authorization_reference
+        ? { processor: payment.progress.authorized_by, reference: payment.progress.authorization_reference }
+        : null,
   });
 }
 
@@ -486,7 +596,10 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
   const manual = payment.status === 'capturing';
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
   const processor = ports.processors.get(processorId);
-  const request = { ...processorPayment(payment, captureStepOf(capture.sequence), capture.amount, { processor: processorId, now }), capture: manual ? captureRequestOf(payment, capture) : null };
+  const request = {
+    ...processorPayment(payment, captureStepOf(capture.sequence), capture.amount, { processor: processorId, now }),
+    capture: manual ? captureRequestOf(payment, capture) : null,
+  };
   let outcome: CaptureOutcome;
   try {
     if (!processor) outcome = { status: 'error', failure_reason: 'processor_unavailable' };
@@ -513,13 +626,27 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
     case 'succeeded': {
       const settled: PendingCapture = { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference };
       if (!manual) {
-        return { payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: settled }, next_run_at: null }, now), attempts: attempt(outcome) };
+        return {
+          payment: movePayment(
+            payment,
+            'captured',
+            { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: settled }, next_run_at: null },
+            now,
+          ),
+          attempts: attempt(outcome),
+        };
       }
       return settledManualCapture(ports, payment, settled, processorId, now, attempt(outcome));
     }
     case 'failed':
       if (!manual) return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
-      return failedManualCapture(payment, { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference }, outcome.failure_reason, now, attempt(outcome));
+      return failedManualCapture(
+        payment,
+        { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference },
+        outcome.failure_reason,
+        now,
+        attempt(outcome),
+      );
     case 'error':
       // Ambiguous: the money may have moved. Never failed for it (domain/payment/capture-retry.ts).
       return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
@@ -529,7 +656,12 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
 /** What the processor is told of a manual capture: its number, whether it is final, what was captured before and what stays after. */
 function captureRequestOf(payment: Payment, capture: PendingCapture) {
   const capturedBefore = payment.amount.captured ?? 0;
-  return { sequence: capture.sequence ?? 1, final: capture.final !== false, captured_before: capturedBefore, uncaptured_after: Math.max(0, uncapturedAmount(payment) - capture.amount) };
+  return {
+    sequence: capture.sequence ?? 1,
+    final: capture.final !== false,
+    captured_before: capturedBefore,
+    uncaptured_after: Math.max(0, uncapturedAmount(payment) - capture.amount),
+  };
 }
 
 /**
@@ -539,7 +671,14 @@ function captureRequestOf(payment: Payment, capture: PendingCapture) {
  * captures), the rest is released now and listed as a void of what was left. A non-final one leaves the
  * payment partially_captured, the rest still held for later captures.
  */
-async function settledManualCapture(ports: StepPorts, payment: Payment, capture: PendingCapture, processorId: string, now: Date, attempts: StepResult['attempts']): Promise<StepResult> {
+async function settledManualCapture(
+  ports: StepPorts,
+  payment: Payment,
+  capture: PendingCapture,
+  processorId: string,
+  now: Date,
+  attempts: StepResult['attempts'],
+): Promise<StepResult> {
   const captured = (payment.amount.captured ?? 0) + capture.amount;
   const left = Math.max(0, (payment.amount.authorized ?? 0) - captured);
   const final = capture.final !== false || left === 0;
@@ -548,10 +687,24 @@ async function settledManualCapture(ports: StepPorts, payment: Payment, capture:
   if (final && left > 0 && connection?.releaseRemainder && payment.progress.authorization_reference) {
     const request = processorPayment(payment, 'release', left, { processor: processorId, now });
     const outcome = await connection.releaseRemainder(request, payment.progress.authorization_reference).catch((error: unknown) => errorOutcome(error));
-    released.push({ processor: processorId, outcome: outcome.status === 'succeeded' ? { ...outcome, processor_reference: payment.progress.authorization_reference } : outcome, kind: 'void', amount: left });
+    released.push({
+      processor: processorId,
+      outcome: outcome.status === 'succeeded' ? { ...outcome, processor_reference: payment.progress.authorization_reference } : outcome,
+      kind: 'void',
+      amount: left,
+    });
   }
-  const next = movePayment(payment, final ? 'captured' : 'partially_captured', { amount: { ...payment.amount, captured }, progress: { ...payment.progress, capture: null }, next_run_at: null }, now);
-  return { payment: next, attempts: [...attempts, ...released], moveEvent: (committed, at) => paymentMovedEvent(committed, at, captureDataOf(capture, 'succeeded')) };
+  const next = movePayment(
+    payment,
+    final ? 'captured' : 'partially_captured',
+    { amount: { ...payment.amount, captured }, progress: { ...payment.progress, capture: null }, next_run_at: null },
+    now,
+  );
+  return {
+    payment: next,
+    attempts: [...attempts, ...released],
+    moveEvent: (committed, at) => paymentMovedEvent(committed, at, captureDataOf(capture, 'succeeded')),
+  };
 }
 
 /** How many failed manual captures a payment keeps for a late success (a recapture comes hours, not captures, later). */
@@ -587,7 +740,8 @@ function ambiguousCapture(payment: Payment, capture: PendingCapture, outcome: St
   // The authorization names the payment's only capture; a later one of several would be confused with the
   // ones before it, so it is sent again (same idempotency key: the processor answers it, never captures twice).
   const waitOnAuthorization = (capture.sequence ?? 1) <= 1;
-  const waiting: PendingCapture = sent || retryIn !== null || !waitOnAuthorization ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
+  const waiting: PendingCapture =
+    sent || retryIn !== null || !waitOnAuthorization ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
   return {
     payment: {
       ...payment,

@@ -49,7 +49,11 @@ export function startCancel(payment: Payment, reason: CancellationReason, refere
   if (payment.status === 'processing' && payment.token_id === null && payment.session !== null && isConsumerPresent(payment.use_case)) {
     return movePayment(payment, 'canceled', { cancellation, next_run_at: null }, at);
   }
-  if ((payment.status === 'authorized' || payment.status === 'partially_captured') && payment.decision?.flow.capture_mode === 'manual' && !payment.progress.capture) {
+  if (
+    (payment.status === 'authorized' || payment.status === 'partially_captured') &&
+    payment.decision?.flow.capture_mode === 'manual' &&
+    !payment.progress.capture
+  ) {
     // authorized_at dates the canceling for the worker's scan (payments authorized before it existed lack it).
     return movePayment(payment, 'canceling', { cancellation, next_run_at: null, authorized_at: payment.authorized_at ?? at.toISOString() }, at);
   }
@@ -99,7 +103,10 @@ export function cancelPayment(ports: CancelPaymentPorts): CancelPayment {
     }
     if (committed.status !== 'canceling') return committed;
     const released = await release(committed);
-    if (released.status === 'authorized' || released.status === 'partially_captured') throw new CancelNotAllowed(`The processor refused to release the authorization (${released.failure_reason ?? 'void_failed'}); the payment stays authorized.`);
+    if (released.status === 'authorized' || released.status === 'partially_captured')
+      throw new CancelNotAllowed(
+        `The processor refused to release the authorization (${released.failure_reason ?? 'void_failed'}); the payment stays authorized.`,
+      );
     return released;
   };
 }
@@ -127,23 +134,37 @@ function releaseAuthorization(ports: Omit<CancelPaymentPorts, 'paymentRequests'>
     else if (!authorizationReference) outcome = { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
     else {
       const request = processorPayment(payment, 'void', amount, { processor: processorId, now: sentAt });
-      outcome = await connection.voidAuthorization(request, authorizationReference).catch(() => ({ status: 'error' as const, failure_reason: 'processor_error' }));
+      outcome = await connection
+        .voidAuthorization(request, authorizationReference)
+        .catch(() => ({ status: 'error' as const, failure_reason: 'processor_error' }));
     }
     const byNotification = connection?.settlesByNotification === true;
     return commitVoidOutcome(ports, payment, outcome, byNotification, sentAt);
   };
 }
 
-type VoidVerdict = { status: 'succeeded'; processor_reference: string | null } | { status: 'failed'; failure_reason: string } | { status: 'accepted'; processor_reference: string | null } | { status: 'error' };
+type VoidVerdict =
+  | { status: 'succeeded'; processor_reference: string | null }
+  | { status: 'failed'; failure_reason: string }
+  | { status: 'accepted'; processor_reference: string | null }
+  | { status: 'error' };
 
 function verdictOf(outcome: StepOutcome, byNotification: boolean): VoidVerdict {
   if (outcome.status === 'error') return { status: 'error' };
   if (outcome.status === 'failed') return { status: 'failed', failure_reason: outcome.failure_reason };
-  return byNotification ? { status: 'accepted', processor_reference: outcome.processor_reference } : { status: 'succeeded', processor_reference: outcome.processor_reference };
+  return byNotification
+    ? { status: 'accepted', processor_reference: outcome.processor_reference }
+    : { status: 'succeeded', processor_reference: outcome.processor_reference };
 }
 
 /** Commits the void's verdict on the payment (compare-and-set; a concurrent settle by notification wins and is returned). */
-async function commitVoidOutcome(ports: Omit<CancelPaymentPorts, 'paymentRequests'>, payment: Payment, outcome: StepOutcome, byNotification: boolean, at: Date): Promise<Payment> {
+async function commitVoidOutcome(
+  ports: Omit<CancelPaymentPorts, 'paymentRequests'>,
+  payment: Payment,
+  outcome: StepOutcome,
+  byNotification: boolean,
+  at: Date,
+): Promise<Payment> {
   const verdict = verdictOf(outcome, byNotification);
   const cancellation = payment.cancellation!;
   try {
@@ -180,17 +201,31 @@ export type VoidSettlement = { status: 'succeeded'; void_reference: string | nul
  * captures settled before the cancel keeps them: its void released the rest, and it ends captured
  * (payment.captured, amount.capturable 0), or, refused, stays partially_captured.
  */
-function settleVoid(ports: Pick<CancelPaymentPorts, 'payments' | 'transactions'>, uow: UnitOfWork, payment: Payment, settlement: VoidSettlement, at: Date): Payment {
+function settleVoid(
+  ports: Pick<CancelPaymentPorts, 'payments' | 'transactions'>,
+  uow: UnitOfWork,
+  payment: Payment,
+  settlement: VoidSettlement,
+  at: Date,
+): Payment {
   const cancellation = payment.cancellation!;
   const sequence = payment.progress.transactions;
   const progress = { ...payment.progress, transactions: sequence + 1 };
   const partiallyCaptured = (payment.amount.captured ?? 0) > 0;
   ports.transactions.insert(uow, voidTransaction(payment, sequence, settlement, at));
   if (settlement.status === 'failed' && cancellation.reason === 'requested_by_merchant') {
-    return ports.payments.update(uow, movePayment(payment, partiallyCaptured ? 'partially_captured' : 'authorized', { progress, cancellation: null, next_run_at: null }, at));
+    return ports.payments.update(
+      uow,
+      movePayment(payment, partiallyCaptured ? 'partially_captured' : 'authorized', { progress, cancellation: null, next_run_at: null }, at),
+    );
   }
   const voidReference = settlement.status === 'succeeded' ? (settlement.void_reference ?? cancellation.void_reference) : cancellation.void_reference;
-  const done = movePayment(payment, partiallyCaptured ? 'captured' : 'canceled', { progress, cancellation: { ...cancellation, void_reference: voidReference }, next_run_at: null }, at);
+  const done = movePayment(
+    payment,
+    partiallyCaptured ? 'captured' : 'canceled',
+    { progress, cancellation: { ...cancellation, void_reference: voidReference }, next_run_at: null },
+    at,
+  );
   uow.publish(paymentMovedEvent(done, at));
   return ports.payments.update(uow, done);
 }
@@ -219,7 +254,9 @@ function voidTransaction(payment: Payment, sequence: number, settlement: VoidSet
  * payment_voided / payment_void_declined). Only a canceling payment whose authorization it names moves;
  * anything else (a stray authorization's void, a redelivery after the move) changes nothing.
  */
-export function settleVoidByNotification(ports: Omit<CancelPaymentPorts, 'paymentRequests'>): (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null> {
+export function settleVoidByNotification(
+  ports: Omit<CancelPaymentPorts, 'paymentRequests'>,
+): (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null> {
   return async (scope, paymentId, authorizationReference, settlement) => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const payment = await ports.payments.get(scope, paymentId);
@@ -253,10 +290,14 @@ export function expireAuthorizations(ports: ExpireAuthorizationsPorts): (limit: 
     let handled = 0;
     const expiredBefore = new Date(now.getTime() - ports.authorizationValidityMs);
     // Partially captured payments too: what is left of their authorization lapses (they end captured).
-    const expiring = [...(await ports.payments.listAuthorizedBefore('authorized', expiredBefore, limit)), ...(await ports.payments.listAuthorizedBefore('partially_captured', expiredBefore, limit))];
+    const expiring = [
+      ...(await ports.payments.listAuthorizedBefore('authorized', expiredBefore, limit)),
+      ...(await ports.payments.listAuthorizedBefore('partially_captured', expiredBefore, limit)),
+    ];
     for (const due of expiring) {
       const payment = await ports.payments.get(due.scope, due.paymentId);
-      if (!payment || (payment.status !== 'authorized' && payment.status !== 'partially_captured') || payment.decision?.flow.capture_mode !== 'manual') continue;
+      if (!payment || (payment.status !== 'authorized' && payment.status !== 'partially_captured') || payment.decision?.flow.capture_mode !== 'manual')
+        continue;
       let canceling: Payment;
       try {
         canceling = await ports.transaction((uow) => ports.payments.update(uow, startCancel(payment, 'authorization_expired', null, now)));

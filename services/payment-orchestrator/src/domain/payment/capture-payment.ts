@@ -4,7 +4,15 @@ import { stepOf } from '../flows/flow';
 import { assertAmountTaken } from '../processor-port/processor-amounts';
 import { capturableAmount, effectiveTime, uncapturedAmount, type Payment, type PendingCapture } from './payment';
 import { captureDataOf, paymentMovedEvent } from './payment-events';
-import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, MultipleCapturesNotSupported, PartialCaptureNotSupported, PaymentNotFound } from './payment-errors';
+import {
+  AlreadyCaptured,
+  AmountExceedsAuthorized,
+  CaptureNotAllowed,
+  CurrencyMismatch,
+  MultipleCapturesNotSupported,
+  PartialCaptureNotSupported,
+  PaymentNotFound,
+} from './payment-errors';
 import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock } from '@vaultline/core';
@@ -42,7 +50,8 @@ export type CapturePayment = (scope: Scope, command: CaptureCommand) => Promise<
  * authorization less what was captured). A capture that takes all that is left is final whatever it says.
  */
 function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
-  if (payment.decision?.flow.capture_mode !== 'manual') throw new CaptureNotAllowed('This payment\'s flow captures automatically; a manual capture is not possible.');
+  if (payment.decision?.flow.capture_mode !== 'manual')
+    throw new CaptureNotAllowed("This payment's flow captures automatically; a manual capture is not possible.");
   if (payment.status === 'captured') throw new AlreadyCaptured();
   if (payment.status === 'capturing') {
     if (payment.progress.capture?.final !== false) throw new AlreadyCaptured();
@@ -87,7 +96,8 @@ export function capturePayment(ports: CapturePaymentPorts): CapturePayment {
       if (error instanceof ConcurrentModificationError) {
         // Another capture (or a cancel) moved the payment first: judge this one against it as it is now.
         const current = await payments.get(scope, command.paymentId);
-        if (current && current.status !== 'authorized' && current.status !== 'partially_captured') startCapture(current, command, await directory(scope, payment.mode), now);
+        if (current && current.status !== 'authorized' && current.status !== 'partially_captured')
+          startCapture(current, command, await directory(scope, payment.mode), now);
       }
       throw error;
     }

@@ -59,7 +59,13 @@ export function currentAttempt(payment: Pick<Payment, 'card_attempts'>): number 
  * failed card's masked number stays in `last_failed_attempt`), its flow from the first step, due again at
  * the session's expiry. The transactions recorded so far keep their numbers.
  */
-export function awaitingAnotherCard(payment: Payment, failureReason: string, authentication: AuthenticationResult | null, now: Date, decline: Decline | null = null): Payment {
+export function awaitingAnotherCard(
+  payment: Payment,
+  failureReason: string,
+  authentication: AuthenticationResult | null,
+  now: Date,
+  decline: Decline | null = null,
+): Payment {
   const attempt: FailedCardAttempt = {
     number: currentAttempt(payment),
     failure_reason: failureReason,
@@ -92,7 +98,10 @@ export function endingReason(payment: Pick<Payment, 'last_failed_attempt'>, endi
 }
 
 /** What a payment failed when its session ended says: the last card's reason and decline (none when nothing was tried). */
-export function endingChanges(payment: Pick<Payment, 'last_failed_attempt'>, ending: 'session_expired' | 'session_abandoned'): Pick<Payment, 'failure_reason' | 'decline'> {
+export function endingChanges(
+  payment: Pick<Payment, 'last_failed_attempt'>,
+  ending: 'session_expired' | 'session_abandoned',
+): Pick<Payment, 'failure_reason' | 'decline'> {
   return { failure_reason: endingReason(payment, ending), decline: payment.last_failed_attempt?.decline ?? null };
 }
 
@@ -110,7 +119,17 @@ export function paymentAttemptFailedEvent(payment: Payment, at: Date): DomainEve
         number: attempt.number,
         failure_reason: attempt.failure_reason,
         masked_account_number: attempt.masked_account_number,
-        ...(authentication ? { authentication: { type: authentication.type, version: authentication.version, status: authentication.status, eci: authentication.eci, liability_shift: authentication.liability_shift } } : {}),
+        ...(authentication
+          ? {
+              authentication: {
+                type: authentication.type,
+                version: authentication.version,
+                status: authentication.status,
+                eci: authentication.eci,
+                liability_shift: authentication.liability_shift,
+              },
+            }
+          : {}),
         ...(attempt.decline ? { decline: declineData(attempt.decline) } : {}),
       },
     },

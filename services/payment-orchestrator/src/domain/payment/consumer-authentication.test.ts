@@ -1,5 +1,14 @@
 import type { ActionRequiredOutcome, AuthenticationResult } from './authentication';
-import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication, recordReturn } from './consumer-authentication';
+import {
+  awaitingConsumer,
+  canAwaitConsumer,
+  consumerAuthenticationOf,
+  failedBeforeAuthorization,
+  isAbandoned,
+  keptAfterAuthorization,
+  ranAuthentication,
+  recordReturn,
+} from './consumer-authentication';
 import { aPayment } from '../../../test/support/payment-builder';
 
 const NOW = new Date('2026-06-01T10:00:00.000Z');
@@ -13,12 +22,34 @@ const challenge: ActionRequiredOutcome = {
   return_parameters: ['redirectResult'],
 };
 
-const authenticated: AuthenticationResult = { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true, authentication_value: 'AAABBJkZUQAAAABnAAAAAAAAAAA=', ds_transaction_id: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b' };
+const authenticated: AuthenticationResult = {
+  type: '3ds',
+  version: '2.2.0',
+  status: 'authenticated',
+  eci: '05',
+  liability_shift: true,
+  authentication_value: 'AAABBJkZUQAAAABnAAAAAAAAAAA=',
+  ds_transaction_id: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+};
 
 describe('what an authorization is told about 3-D Secure', () => {
-  it('when a one-off payment with a hosted page is authorized, then it is told the setting, the browser, the hosted page\'s return address and that it is no first of a series', () => {
-    const browser = { user_agent: 'UA', accept_header: 'text/html', language: 'de-DE', screen_width: 390, screen_height: 844, color_depth: 24, time_zone_offset: -120, java_enabled: false, ip_address: '203.0.113.9' };
-    const told = consumerAuthenticationOf(aPayment({ session: { id: 's1', expires_at: '2026-06-01T10:30:00.000Z', return_url: null, browser } }), 'if_required', returnUrlOf);
+  it("when a one-off payment with a hosted page is authorized, then it is told the setting, the browser, the hosted page's return address and that it is no first of a series", () => {
+    const browser = {
+      user_agent: 'UA',
+      accept_header: 'text/html',
+      language: 'de-DE',
+      screen_width: 390,
+      screen_height: 844,
+      color_depth: 24,
+      time_zone_offset: -120,
+      java_enabled: false,
+      ip_address: '203.0.113.9',
+    };
+    const told = consumerAuthenticationOf(
+      aPayment({ session: { id: 's1', expires_at: '2026-06-01T10:30:00.000Z', return_url: null, browser } }),
+      'if_required',
+      returnUrlOf,
+    );
     expect(told).toEqual({ three_ds: 'if_required', browser, return_url: 'https://pay.example/checkout/s1/return', first_of_series: false });
   });
 
@@ -50,7 +81,11 @@ describe('whether the payment can wait for its consumer', () => {
     ['the issuer page is plain http off loopback', told, { ...challenge, action: { ...challenge.action, url: 'http://acs.bank.example/challenge' } }],
     ['the issuer page carries credentials', told, { ...challenge, action: { ...challenge.action, url: 'https://user:pass@acs.bank.example/' } }],
     ['no return parameter is named', told, { ...challenge, return_parameters: [] }],
-    ['more return parameters are named than the hosted page passes on', told, { ...challenge, return_parameters: Array.from({ length: 11 }, (_, i) => `p${i}`) }],
+    [
+      'more return parameters are named than the hosted page passes on',
+      told,
+      { ...challenge, return_parameters: Array.from({ length: 11 }, (_, i) => `p${i}`) },
+    ],
   ])('when %s, then it cannot (the payment fails authentication_required)', (_case, consumer, outcome) => {
     expect(canAwaitConsumer(consumer, outcome)).toBe(false);
   });
@@ -59,14 +94,21 @@ describe('whether the payment can wait for its consumer', () => {
 describe('waiting, coming back, abandoning', () => {
   it('when the payment waits, then it stays processing and is due again when its session expires', () => {
     const waiting = awaitingConsumer(aPayment(), 'adyen_acct_1', challenge, NOW);
-    expect(waiting).toMatchObject({ status: 'processing', next_run_at: '2026-06-01T10:30:00.000Z', pending_authentication: { processor: 'adyen_acct_1', resume: { paymentData: 'Ab02b4c0' }, returned: null } });
+    expect(waiting).toMatchObject({
+      status: 'processing',
+      next_run_at: '2026-06-01T10:30:00.000Z',
+      pending_authentication: { processor: 'adyen_acct_1', resume: { paymentData: 'Ab02b4c0' }, returned: null },
+    });
   });
 
   it('when the consumer comes back, then only the named parameters are kept and the payment is due at once; a second return changes nothing', () => {
     const waiting = awaitingConsumer(aPayment(), 'adyen_acct_1', challenge, NOW);
     const later = new Date(NOW.getTime() + 60_000);
     const first = recordReturn(waiting, { redirectResult: 'X3ds', sessionData: 'not-named' }, later, 8_192);
-    expect(first).toMatchObject({ recorded: true, payment: { next_run_at: later.toISOString(), pending_authentication: { returned: { parameters: { redirectResult: 'X3ds' }, at: later.toISOString() } } } });
+    expect(first).toMatchObject({
+      recorded: true,
+      payment: { next_run_at: later.toISOString(), pending_authentication: { returned: { parameters: { redirectResult: 'X3ds' }, at: later.toISOString() } } },
+    });
     expect(recordReturn(first.payment, { redirectResult: 'other' }, later, 8_192)).toMatchObject({ recorded: false, reason: 'already_returned' });
   });
 

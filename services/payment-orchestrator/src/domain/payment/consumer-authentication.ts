@@ -1,5 +1,12 @@
 import { isAllowedReturnUrl } from '@vaultline/contracts';
-import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome, type AuthenticationResult, type ConsumerAuthentication, type PendingAuthentication, type ThreeDsSetting } from './authentication';
+import {
+  AUTHENTICATION_FAILURES,
+  type ActionRequiredOutcome,
+  type AuthenticationResult,
+  type ConsumerAuthentication,
+  type PendingAuthentication,
+  type ThreeDsSetting,
+} from './authentication';
 import { type Payment } from './payment';
 import { isConsumerPresent } from './use-case';
 
@@ -74,7 +81,12 @@ export function recordReturn(payment: Payment, parameters: Record<string, string
     if (typeof value === 'string' && value.length <= maxLength) kept[name] = value;
   }
   return {
-    payment: { ...payment, pending_authentication: { ...pending, returned: { parameters: kept, at: now.toISOString() } }, next_run_at: now.toISOString(), updated_at: now.toISOString() },
+    payment: {
+      ...payment,
+      pending_authentication: { ...pending, returned: { parameters: kept, at: now.toISOString() } },
+      next_run_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    },
     recorded: true,
   };
 }

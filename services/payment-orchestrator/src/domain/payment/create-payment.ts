@@ -150,7 +150,13 @@ function allowedOriginsFor(command: CreatePaymentCommand): string[] {
   return command.returnUrl === null ? [] : [new URL(command.returnUrl).origin];
 }
 
-function newCredential(scope: Scope, paymentId: string, kind: UseCase & ('RECURRING' | 'UNSCHEDULED'), command: CreatePaymentCommand, now: Date): Omit<Credential, 'version'> {
+function newCredential(
+  scope: Scope,
+  paymentId: string,
+  kind: UseCase & ('RECURRING' | 'UNSCHEDULED'),
+  command: CreatePaymentCommand,
+  now: Date,
+): Omit<Credential, 'version'> {
   return {
     id: newId(),
     merchant_id: scope.merchantId,

@@ -101,8 +101,12 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     // An amount no processor of the authorization step can take is refused before anything is stored or sent.
     if (processors) authorizersTaking(decision.flow, processors, command.amount, command.currencyCode);
     // Earlier interface, rule 7: a processor that cannot mark a payment unscheduled is sent a recurring one.
-    const useCase = command.earlier && processors && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, processors) ? 'SUBSEQUENT_RECURRING' : intended;
-    if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri')) throw new AuthenticationNotConfigured(decision.flow.name);
+    const useCase =
+      command.earlier && processors && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, processors)
+        ? 'SUBSEQUENT_RECURRING'
+        : intended;
+    if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri'))
+      throw new AuthenticationNotConfigured(decision.flow.name);
     const id = newId();
     const at = now.toISOString();
     const payment: Omit<Payment, 'version'> = {

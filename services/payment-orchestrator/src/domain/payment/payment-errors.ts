@@ -21,7 +21,7 @@ export class CaptureNotAllowed extends ConflictError {
 
 export class AlreadyCaptured extends ConflictError {
   constructor() {
-    super('already_captured', 'This payment\'s final capture was made (or is under way): nothing is left to capture.');
+    super('already_captured', "This payment's final capture was made (or is under way): nothing is left to capture.");
   }
 }
 
@@ -33,7 +33,11 @@ export class AmountExceedsAuthorized extends ValidationError {
 
 export class MultipleCapturesNotSupported extends ValidationError {
   constructor(processor: string) {
-    super('final_capture', `The processor ${processor} makes one capture per payment (its final one releases the rest); send final_capture true, or enable multiple captures on the processor account (its settings).`, 'multiple_captures_not_supported');
+    super(
+      'final_capture',
+      `The processor ${processor} makes one capture per payment (its final one releases the rest); send final_capture true, or enable multiple captures on the processor account (its settings).`,
+      'multiple_captures_not_supported',
+    );
   }
 }
 
@@ -69,7 +73,11 @@ export class AmountExceedsInitial extends ValidationError {
 
 export class RecurringFrequencyNotRespected extends ValidationError {
   constructor(days: number, nextAllowedAt: string) {
-    super('recurring_frequency', `A subsequent payment on these credentials needs ${days} day(s) since the last one; the next is allowed from ${nextAllowedAt} (UTC days).`, 'recurring_frequency_not_respected');
+    super(
+      'recurring_frequency',
+      `A subsequent payment on these credentials needs ${days} day(s) since the last one; the next is allowed from ${nextAllowedAt} (UTC days).`,
+      'recurring_frequency_not_respected',
+    );
   }
 }
 
@@ -81,7 +89,11 @@ export class CredentialsExpired extends ValidationError {
 
 export class SimulatorNotAllowedInLiveMode extends ValidationError {
   constructor(flow: string) {
-    super('flow', `The flow ${flow} uses the simulator, which serves test-mode payments only; define a flow of real processors for live payments.`, 'simulator_not_allowed_in_live_mode');
+    super(
+      'flow',
+      `The flow ${flow} uses the simulator, which serves test-mode payments only; define a flow of real processors for live payments.`,
+      'simulator_not_allowed_in_live_mode',
+    );
   }
 }
 

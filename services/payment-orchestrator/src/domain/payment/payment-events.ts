@@ -34,7 +34,14 @@ export type CaptureData = NonNullable<EventData<typeof paymentProcessingV1>['cap
 
 /** A manual capture as events tell it. */
 export function captureDataOf(capture: PendingCapture, status: CaptureData['status'], failureReason: string | null = null): CaptureData {
-  return { sequence: capture.sequence ?? 1, amount: capture.amount, final: capture.final !== false, status, failure_reason: failureReason, reference: capture.reference };
+  return {
+    sequence: capture.sequence ?? 1,
+    amount: capture.amount,
+    final: capture.final !== false,
+    status,
+    failure_reason: failureReason,
+    reference: capture.reference,
+  };
 }
 
 /** What every payment.* event says of the payment (the merchant's webhook maps it field by field). */
@@ -89,7 +96,6 @@ export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEv
     data: { ...paymentEventData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
   });
 }
-
 
 /**
  * The event of the move that put the payment in its current status (payment.<status>). `canceling` has

@@ -41,6 +41,10 @@ export interface PaymentSearch {
 export interface TransactionRepository {
   listForPayment(scope: Scope, paymentId: string): Promise<ProcessorTransaction[]>;
   /** Transactions of one kind recorded in [startsAt, endsBefore), a page at a time (reports). */
-  listInPeriod(scope: Scope, filter: { kind: ProcessorTransaction['kind']; startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<ProcessorTransaction>>;
+  listInPeriod(
+    scope: Scope,
+    filter: { kind: ProcessorTransaction['kind']; startsAt: string; endsBefore: string },
+    page: PageRequest,
+  ): Promise<Page<ProcessorTransaction>>;
   insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction;
 }

@@ -59,13 +59,18 @@ export interface PaymentRequestPorts {
 }
 
 export const idOf = (merchantId: string, requestKey: PaymentRequestKey): string =>
-  createHash('sha256').update(JSON.stringify([merchantId, requestKey.mode, requestKey.route, requestKey.key])).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify([merchantId, requestKey.mode, requestKey.route, requestKey.key]))
+    .digest('hex');
 
 /** A record created at or before this instant has reached the retention time. */
 const expiredAt = (retentionMs: number, now: Date): string => new Date(now.getTime() - retentionMs).toISOString();
 
 /** Deletes a record that outlived the retention time (a concurrent delete of it is as good). */
-async function forget({ paymentRequests, transaction }: { paymentRequests: PaymentRequestRepository; transaction: TransactionRunner }, request: PaymentRequest): Promise<void> {
+async function forget(
+  { paymentRequests, transaction }: { paymentRequests: PaymentRequestRepository; transaction: TransactionRunner },
+  request: PaymentRequest,
+): Promise<void> {
   try {
     await transaction((uow) => paymentRequests.delete(uow, request));
   } catch (error) {
@@ -74,7 +79,11 @@ async function forget({ paymentRequests, transaction }: { paymentRequests: Payme
 }
 
 /** The payment an earlier request with this key made, or null (no key, the first request, or the earlier one's record expired). */
-export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, scope: Scope, requestKey: PaymentRequestKey | null | undefined): Promise<Payment | null> {
+export async function paymentOfEarlierRequest(
+  ports: PaymentRequestPorts,
+  scope: Scope,
+  requestKey: PaymentRequestKey | null | undefined,
+): Promise<Payment | null> {
   const { paymentRequests } = ports;
   if (!requestKey || !paymentRequests) return null;
   const earlier = await paymentRequests.get(scope, idOf(scope.merchantId, requestKey));
@@ -88,15 +97,34 @@ export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, scope:
 }
 
 /** Commits the key with the payment the request made (in the request's unit of work). */
-export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, scope: Scope, requestKey: PaymentRequestKey | null | undefined, paymentId: string, refundId?: string): void {
+export function rememberRequest(
+  ports: PaymentRequestPorts,
+  uow: UnitOfWork,
+  scope: Scope,
+  requestKey: PaymentRequestKey | null | undefined,
+  paymentId: string,
+  refundId?: string,
+): void {
   if (!requestKey || !ports.paymentRequests) return;
-  ports.paymentRequests.insert(uow, { id: idOf(scope.merchantId, requestKey), merchant_id: scope.merchantId, mode: scope.mode, payment_id: paymentId, ...(refundId ? { refund_id: refundId } : {}), created_at: ports.clock.now().toISOString() });
+  ports.paymentRequests.insert(uow, {
+    id: idOf(scope.merchantId, requestKey),
+    merchant_id: scope.merchantId,
+    mode: scope.mode,
+    payment_id: paymentId,
+    ...(refundId ? { refund_id: refundId } : {}),
+    created_at: ports.clock.now().toISOString(),
+  });
 }
 
 export type PruneExpiredPaymentRequests = () => Promise<number>;
 
 /** Deletes every record older than the retention time, a batch at a time; answers how many went. */
-export function pruneExpiredPaymentRequests(ports: { paymentRequests: PaymentRequestRepository; transaction: TransactionRunner; clock: Clock; requestRetentionMs: number }): PruneExpiredPaymentRequests {
+export function pruneExpiredPaymentRequests(ports: {
+  paymentRequests: PaymentRequestRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+  requestRetentionMs: number;
+}): PruneExpiredPaymentRequests {
   const BATCH = 500;
   return async () => {
     const cutoff = expiredAt(ports.requestRetentionMs, ports.clock.now());

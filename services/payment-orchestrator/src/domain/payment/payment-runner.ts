@@ -85,10 +85,13 @@ export class PaymentRunner {
   /** A timer is only a wake-up: the store still says what is due, so a lost timer costs a poll, nothing more. */
   private wakeUp(scope: Scope, paymentId: string, dueInMs: number): void {
     clearTimeout(this.wakeUps.get(paymentId));
-    const timer = setTimeout(() => {
-      this.wakeUps.delete(paymentId);
-      void this.run(scope, paymentId);
-    }, Math.max(0, dueInMs));
+    const timer = setTimeout(
+      () => {
+        this.wakeUps.delete(paymentId);
+        void this.run(scope, paymentId);
+      },
+      Math.max(0, dueInMs),
+    );
     timer.unref?.();
     this.wakeUps.set(paymentId, timer);
   }

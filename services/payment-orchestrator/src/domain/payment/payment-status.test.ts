@@ -36,7 +36,9 @@ describe('the transition table', () => {
     expect(movePayment(payment(from), to, {}, new Date('2026-01-01T00:00:00Z'))).toMatchObject({ status: to, updated_at: '2026-01-01T00:00:00.000Z' });
   });
 
-  const illegal = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as [PaymentStatus, PaymentStatus])).filter(([from, to]) => !LEGAL.some(([f, t]) => f === from && t === to));
+  const illegal = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as [PaymentStatus, PaymentStatus])).filter(
+    ([from, to]) => !LEGAL.some(([f, t]) => f === from && t === to),
+  );
   it.each(illegal)('when a payment is %s, then it cannot move to %s', (from, to) => {
     expect(canMove(from, to)).toBe(false);
     expect(() => movePayment(payment(from), to, {}, new Date())).toThrow(IllegalPaymentMove);

@@ -335,8 +335,14 @@ export function withDisputeHold(payment: Payment, disputeId: string, amount: num
 }
 
 /** The search fields a payment is written with (recomputed on every write, so they always match the payment). */
-export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'> & { progress?: Payment['progress'] }): Pick<Payment, 'customer_id' | 'shown_use_case' | 'authorization_key'> {
-  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment), authorization_key: authorizationKey(payment.progress?.authorized_by ?? null, payment.progress?.authorization_reference ?? null) };
+export function searchFieldsOf(
+  payment: Pick<Payment, 'earlier' | 'use_case'> & { progress?: Payment['progress'] },
+): Pick<Payment, 'customer_id' | 'shown_use_case' | 'authorization_key'> {
+  return {
+    customer_id: payment.earlier?.customer?.id ?? null,
+    shown_use_case: shownUseCaseOf(payment),
+    authorization_key: authorizationKey(payment.progress?.authorized_by ?? null, payment.progress?.authorization_reference ?? null),
+  };
 }
 
 /** The search key of an authorization at a processor account (null while either part is unknown). */

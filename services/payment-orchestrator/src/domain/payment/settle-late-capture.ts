@@ -17,7 +17,11 @@ export interface SettleLateCapturePorts {
 }
 
 /** A verified capture success that may name a payment failed at capture; true when it moved it. */
-export type SettleLateCapture = (scope: Scope, accountId: string, event: Pick<ProcessorNotificationRecord, 'kind' | 'payment_reference' | 'processor_reference' | 'capture_reference'>) => Promise<boolean>;
+export type SettleLateCapture = (
+  scope: Scope,
+  accountId: string,
+  event: Pick<ProcessorNotificationRecord, 'kind' | 'payment_reference' | 'processor_reference' | 'capture_reference'>,
+) => Promise<boolean>;
 
 /**
  * A capture reported failed and then succeeded after all: Adyen answers a capture that failed for a
@@ -32,11 +36,14 @@ export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapt
   return async (scope, accountId, event) => {
     if (event.kind !== 'capture_succeeded' || !event.payment_reference) return false;
     const payment = await ports.payments.get(scope, event.payment_reference);
-    if (payment && (payment.status === 'authorized' || payment.status === 'partially_captured')) return settleFailedManualCapture(ports, payment, accountId, event.capture_reference);
+    if (payment && (payment.status === 'authorized' || payment.status === 'partially_captured'))
+      return settleFailedManualCapture(ports, payment, accountId, event.capture_reference);
     const capture = payment?.progress.capture;
     if (!payment || !capture || payment.status !== 'failed' || payment.failure_reason !== 'capture_failed') return false;
     if (payment.progress.authorized_by !== accountId) return false;
-    const namesIt = event.processor_reference === payment.progress.authorization_reference || (event.capture_reference !== null && event.capture_reference === capture.processor_reference);
+    const namesIt =
+      event.processor_reference === payment.progress.authorization_reference ||
+      (event.capture_reference !== null && event.capture_reference === capture.processor_reference);
     if (!namesIt) return false;
     const now = effectiveTime(payment, ports.clock.now());
     try {
@@ -45,7 +52,12 @@ export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapt
         const captured = movePayment(
           payment,
           'captured',
-          { amount: { ...payment.amount, captured: capture.amount }, failure_reason: null, next_run_at: null, progress: { ...payment.progress, transactions: payment.progress.transactions + 1 } },
+          {
+            amount: { ...payment.amount, captured: capture.amount },
+            failure_reason: null,
+            next_run_at: null,
+            progress: { ...payment.progress, transactions: payment.progress.transactions + 1 },
+          },
           now,
         );
         uow.publish(paymentMovedEvent(captured, now));
@@ -66,7 +78,12 @@ export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapt
  * all. It counts as the capture it was: amount.captured grows by it, payment.captured with it, and the payment
  * ends captured if it was final (the processor released the rest with it) or took all that was left.
  */
-async function settleFailedManualCapture(ports: SettleLateCapturePorts, payment: Payment, accountId: string, captureReference: string | null): Promise<boolean> {
+async function settleFailedManualCapture(
+  ports: SettleLateCapturePorts,
+  payment: Payment,
+  accountId: string,
+  captureReference: string | null,
+): Promise<boolean> {
   const failed = captureReference ? payment.progress.failed_captures?.find((c) => c.processor_reference === captureReference) : undefined;
   if (!failed || payment.progress.authorized_by !== accountId) return false;
   const captured = (payment.amount.captured ?? 0) + failed.amount;
@@ -82,7 +99,11 @@ async function settleFailedManualCapture(ports: SettleLateCapturePorts, payment:
       const moved = movePayment(
         { ...payment, status: 'capturing' },
         final ? 'captured' : 'partially_captured',
-        { amount: { ...payment.amount, captured }, next_run_at: null, progress: { ...payment.progress, failed_captures: rest, transactions: payment.progress.transactions + 1 } },
+        {
+          amount: { ...payment.amount, captured },
+          next_run_at: null,
+          progress: { ...payment.progress, failed_captures: rest, transactions: payment.progress.transactions + 1 },
+        },
         now,
       );
       uow.publish(paymentMovedEvent(moved, now, captureDataOf(failed, 'succeeded')));
@@ -96,7 +117,13 @@ async function settleFailedManualCapture(ports: SettleLateCapturePorts, payment:
 }
 
 /** The succeeded capture transaction a late success records. */
-function lateCaptureTransaction(payment: Payment, accountId: string, amount: number, reference: string | null, at: Date): Omit<ProcessorTransaction, 'version'> {
+function lateCaptureTransaction(
+  payment: Payment,
+  accountId: string,
+  amount: number,
+  reference: string | null,
+  at: Date,
+): Omit<ProcessorTransaction, 'version'> {
   return {
     id: newId(),
     merchant_id: payment.merchant_id,

@@ -1,4 +1,4 @@
-import { AppError, newId , type Scope } from '@vaultline/core';
+import { AppError, newId, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
 import { effectiveTime, isFinal, type Payment } from './payment';
@@ -50,7 +50,7 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
       await ports.settle(scope, paymentId);
       payment = await payments.get(scope, paymentId);
       if (!payment) return 'unknown_payment';
-      if (!isDecided(payment)) throw new StrayAuthorizationPending('The payment\'s authorization is still being decided; send the notification again later.');
+      if (!isDecided(payment)) throw new StrayAuthorizationPending("The payment's authorization is still being decided; send the notification again later.");
     }
     if (payment.progress.authorized_by === accountId && payment.progress.authorization_reference === authorizationReference) return 'chosen';
     const isThisVoid = (t: { kind: string; processor: string; processor_reference: string | null; status: string }) =>
@@ -112,5 +112,9 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
  * its card failed and it waits for another: no authorization is in flight then, so one reported is stray.
  */
 function isDecided(payment: Payment): boolean {
-  return payment.progress.authorized_by !== null || payment.status === 'failed' || (payment.status === 'processing' && payment.token_id === null && !!payment.last_failed_attempt);
+  return (
+    payment.progress.authorized_by !== null ||
+    payment.status === 'failed' ||
+    (payment.status === 'processing' && payment.token_id === null && !!payment.last_failed_attempt)
+  );
 }

@@ -1,4 +1,4 @@
-import { newId, ValidationError , type Scope } from '@vaultline/core';
+import { newId, ValidationError, type Scope } from '@vaultline/core';
 import { processorsOf } from '../flows/flow';
 import type { Clock } from '@vaultline/core';
 import type { FlowRepository } from '../flows/flow-ports';
@@ -53,7 +53,12 @@ function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountPr
   return checked.hint;
 }
 
-async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, scope: Scope, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
+async function checkSettings(
+  { policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>,
+  scope: Scope,
+  processor: AccountProcessor,
+  settings: ProcessorAccountSettings,
+): Promise<void> {
   const checked = policy.validateSettings(processor, settings);
   if (!checked.ok) throw new ValidationError(checked.field, checked.detail);
   if (settings.base_url === null) return;
@@ -95,7 +100,10 @@ export function getProcessorAccount({ accounts }: Pick<ManageProcessorAccountsPo
   };
 }
 
-export function listProcessorAccounts({ accounts, maxAccountsPerMerchant }: Pick<ManageProcessorAccountsPorts, 'accounts' | 'maxAccountsPerMerchant'>): ListProcessorAccounts {
+export function listProcessorAccounts({
+  accounts,
+  maxAccountsPerMerchant,
+}: Pick<ManageProcessorAccountsPorts, 'accounts' | 'maxAccountsPerMerchant'>): ListProcessorAccounts {
   return (scope) => accounts.list(scope, maxAccountsPerMerchant);
 }
 
@@ -120,7 +128,9 @@ export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): Upd
   };
 }
 
-export function deleteProcessorAccount(ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'> & { flows: Pick<FlowRepository, 'list'> }): DeleteProcessorAccount {
+export function deleteProcessorAccount(
+  ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'> & { flows: Pick<FlowRepository, 'list'> },
+): DeleteProcessorAccount {
   return async (scope, id) => {
     const account = await ports.accounts.get(scope, id);
     if (!account) throw new ProcessorAccountNotFound();

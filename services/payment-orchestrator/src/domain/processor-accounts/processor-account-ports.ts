@@ -24,7 +24,10 @@ export interface ProcessorAccountPolicy {
    * A problem names the field (`credentials.api_key`) and, when it is more precise than invalid_credentials,
    * its code (webhook_secret_too_short); on success, the masked hint of the main secret.
    */
-  validateCredentials(processor: AccountProcessor, credentials: unknown): { ok: true; hint: string | null } | { ok: false; field: string; detail: string; code?: string };
+  validateCredentials(
+    processor: AccountProcessor,
+    credentials: unknown,
+  ): { ok: true; hint: string | null } | { ok: false; field: string; detail: string; code?: string };
   /** Whether the processor takes each setting given beyond base_url; a problem names the field. */
   validateSettings(processor: AccountProcessor, settings: ProcessorAccountSettings): { ok: true } | { ok: false; field: string; detail: string };
   /** The settings as a merchant sees them (the processor's defaults filled in). */

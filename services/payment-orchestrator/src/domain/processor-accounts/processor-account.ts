@@ -72,7 +72,11 @@ export class ProcessorAccountLimitReached extends ConflictError {
 /** Deleting an account a flow names would leave the flow pointing at nothing: the flows keep their steps (flows are never edited), so the account stays. */
 export class ProcessorAccountInUse extends ConflictError {
   constructor(flows: string[]) {
-    super('processor_account_in_use', `The flows ${flows.join(', ')} name this processor account in their steps (flows are never changed), so it is kept for them.`, { flows });
+    super(
+      'processor_account_in_use',
+      `The flows ${flows.join(', ')} name this processor account in their steps (flows are never changed), so it is kept for them.`,
+      { flows },
+    );
   }
 }
 
@@ -85,6 +89,10 @@ export class InvalidCredentials extends ValidationError {
 
 export class DestinationNotAllowed extends ValidationError {
   constructor(url: string) {
-    super('settings.base_url', `${url} is not an allowed forward destination for this processor; list it in FORWARD_EXTRA_DESTINATIONS (and set FORWARD_HTTPS_ONLY=false for plain http).`, 'destination_not_allowed');
+    super(
+      'settings.base_url',
+      `${url} is not an allowed forward destination for this processor; list it in FORWARD_EXTRA_DESTINATIONS (and set FORWARD_HTTPS_ONLY=false for plain http).`,
+      'destination_not_allowed',
+    );
   }
 }

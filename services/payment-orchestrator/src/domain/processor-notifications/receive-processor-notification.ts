@@ -51,7 +51,13 @@ export interface NotificationLimits {
 }
 
 /** What was refused and not stored, for the operator: counted and logged once per request (never a row per item). */
-export type NotificationRejections = (refusal: { processor: string; reason: 'invalid_signature' | 'too_many_items' | 'rate_limited'; items: number; accountId: string | null; clientAddress: string }) => void;
+export type NotificationRejections = (refusal: {
+  processor: string;
+  reason: 'invalid_signature' | 'too_many_items' | 'rate_limited';
+  items: number;
+  accountId: string | null;
+  clientAddress: string;
+}) => void;
 
 export interface ReceiveNotificationPorts {
   accounts: ProcessorAccountRepository;
@@ -108,7 +114,9 @@ export class NotificationsRateLimited extends AppError {
 
 class TooManyNotificationItems extends AppError {
   constructor(limit: number) {
-    super('too_many_notification_items', 413, `A notification body carries at most ${limit} items; nothing of this one was recorded.`, { field: 'notificationItems' });
+    super('too_many_notification_items', 413, `A notification body carries at most ${limit} items; nothing of this one was recorded.`, {
+      field: 'notificationItems',
+    });
   }
 }
 
@@ -131,7 +139,8 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
     throw new NotificationsRateLimited(Math.max(1, Math.ceil(taken.retryAfterMs / 1000)));
   };
   return async ({ processor, accountId, rawBody, headers, clientAddress }) => {
-    const refused = (reason: Parameters<NotificationRejections>[0]['reason'], items: number, account: string | null) => rejections({ processor, reason, items, accountId: account, clientAddress });
+    const refused = (reason: Parameters<NotificationRejections>[0]['reason'], items: number, account: string | null) =>
+      rejections({ processor, reason, items, accountId: account, clientAddress });
     await limit(`processor-notifications:address:${clientAddress}`, limits.perAddress, () => refused('rate_limited', 1, null));
     const verify = verifiers(processor);
     const account: ProcessorAccount | null = verify ? await ports.accounts.getGlobal(accountId) : null;
@@ -185,7 +194,12 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       // Also on a redelivery (idempotent): a refund or void the first delivery could not settle (an error answered, so the processor sent it again).
       if (/^(refund|void)_/.test(record.kind)) await ports.afterSale?.(scopeOfDocument(account), account.id, record);
       // Also on a redelivery: the processor decided while the consumer is away authenticating (recorded once).
-      if ((record.kind === 'authorization_succeeded' || record.kind === 'authorization_failed') && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
+      if (
+        (record.kind === 'authorization_succeeded' || record.kind === 'authorization_failed') &&
+        record.payment_reference &&
+        isUuid(record.payment_reference) &&
+        record.processor_reference
+      ) {
         await ports.notifiedAuthentication?.(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);
       }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
@@ -204,7 +218,15 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
  * (compare-and-set, its transaction, its event). Anything else (an unknown payment, one already settled)
  * is left alone, so a late or repeated notification changes nothing.
  */
-export function wakePayment({ payments, transaction, clock }: { payments: PaymentRepository; transaction: TransactionRunner; clock: Clock }): (scope: Scope, paymentId: string) => Promise<boolean> {
+export function wakePayment({
+  payments,
+  transaction,
+  clock,
+}: {
+  payments: PaymentRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}): (scope: Scope, paymentId: string) => Promise<boolean> {
   return async (scope, paymentId) => {
     const payment = await payments.get(scope, paymentId);
     if (!payment?.progress.capture || payment.next_run_at === null) return false;

@@ -24,7 +24,13 @@ export interface ProcessorAmounts {
 export type AmountPurpose = 'charge' | 'capture' | 'refund';
 
 /** A processor that declares nothing takes ISO minor units without limits (the simulator). */
-export const ISO_AMOUNTS: ProcessorAmounts = { processor: 'the processor', exponents: {}, steps: {}, minimumCharges: {}, maximumValues: { default: null, rule: '' } };
+export const ISO_AMOUNTS: ProcessorAmounts = {
+  processor: 'the processor',
+  exponents: {},
+  steps: {},
+  minimumCharges: {},
+  maximumValues: { default: null, rule: '' },
+};
 
 /** The amount cannot go to the processor as it is: nothing was sent. `detail` names the processor's rule. */
 export class AmountNotSupported extends AppError {
@@ -67,13 +73,16 @@ export function amountProblem(amounts: ProcessorAmounts, amount: number, currenc
   if (amount % step !== 0) {
     const below = amount - (amount % step);
     const nearest = below > 0 ? `${below} or ${below + step}` : `${below + step}`;
-    const rule = amounts.steps[currency]?.rule ?? `${name} takes ${currency} with ${processorExponent(amounts, currency)} decimals where ISO 4217 has ${isoExponentOf(currency)}`;
+    const rule =
+      amounts.steps[currency]?.rule ??
+      `${name} takes ${currency} with ${processorExponent(amounts, currency)} decimals where ISO 4217 has ${isoExponentOf(currency)}`;
     return `${name} cannot take amount ${amount} (${shown}): ${rule}, so the amount must be a multiple of ${step} in minor units, such as ${nearest}.`;
   }
   if (purpose === 'charge') {
     const minimum = amounts.minimumCharges[currency];
     const minimumMinor = minimum === undefined ? 0 : minorOf(minimum, currency);
-    if (amount < minimumMinor) return `${name} cannot take amount ${amount} (${shown}): its minimum charge in ${currency} is ${minimum} (${minimumMinor} in minor units).`;
+    if (amount < minimumMinor)
+      return `${name} cannot take amount ${amount} (${shown}): its minimum charge in ${currency} is ${minimum} (${minimumMinor} in minor units).`;
   }
   const maximum = amounts.maximumValues.byCurrency?.[currency] ?? amounts.maximumValues.default;
   if (maximum !== null && toUnits(amounts, amount, currency) > maximum) {
@@ -123,4 +132,3 @@ function minorOf(major: string, currency: string): number {
   if (fraction.length > exponent) throw new Error(`${major} has more decimals than ${currency}`);
   return Number(`${whole}${fraction.padEnd(exponent, '0')}`);
 }
-

@@ -80,9 +80,22 @@ export type StepOutcome =
    * `authentication`: the authentication that ran in this step (3-D Secure with the authorization, or 3RI), recorded on the payment.
    * `issuer_country`: the card's country of issue when the processor reports it (ISO 3166-1 alpha-2): part of the routing segment.
    */
-  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null; authentication?: AuthenticationResult | null; issuer_country?: string | null }
+  | {
+      status: 'succeeded';
+      processor_reference: string | null;
+      network_transaction_reference?: string | null;
+      authentication?: AuthenticationResult | null;
+      issuer_country?: string | null;
+    }
   /** `decline`: an authorization's decline as the plugin's table maps it (`<id>.declines.ts`); absent, the engine derives it from failure_reason. */
-  | { status: 'failed'; failure_reason: string; processor_reference: string | null; authentication?: AuthenticationResult | null; decline?: Decline; issuer_country?: string | null }
+  | {
+      status: 'failed';
+      failure_reason: string;
+      processor_reference: string | null;
+      authentication?: AuthenticationResult | null;
+      decline?: Decline;
+      issuer_country?: string | null;
+    }
   /** Retryable: the processor could not answer (5xx, timeout); a flow may fall back to another processor. */
   | { status: 'error'; failure_reason: string };
 

@@ -56,11 +56,24 @@ export function advanceRefund(ports: AdvanceRefundPorts): AdvanceRefund {
       };
       return commitOrCurrent(ports, scope, refund, (uow) => ports.refunds.update(uow, waiting));
     }
-    return settle(ports, scope, refund, outcome.status === 'succeeded' ? { status: 'succeeded', processor_reference: outcome.processor_reference } : { status: 'failed', failure_reason: outcome.failure_reason });
+    return settle(
+      ports,
+      scope,
+      refund,
+      outcome.status === 'succeeded'
+        ? { status: 'succeeded', processor_reference: outcome.processor_reference }
+        : { status: 'failed', failure_reason: outcome.failure_reason },
+    );
   };
 }
 
-async function askProcessor(ports: AdvanceRefundPorts, payment: Payment, refund: Refund, now: Date, notified: NotifiedEvent | undefined): Promise<RefundOutcome> {
+async function askProcessor(
+  ports: AdvanceRefundPorts,
+  payment: Payment,
+  refund: Refund,
+  now: Date,
+  notified: NotifiedEvent | undefined,
+): Promise<RefundOutcome> {
   const connection = (await ports.directory(scopeOfDocument(payment), payment.mode, notified)).get(refund.processor);
   if (!connection?.refund) return { status: 'error', failure_reason: connection ? 'capability_missing' : 'processor_unavailable' };
   const request = { ...processorPayment(payment, `refund:${refund.id}`, refund.amount, { processor: refund.processor, now }), refund_reason: refund.reason };
@@ -74,7 +87,9 @@ async function askProcessor(ports: AdvanceRefundPorts, payment: Payment, refund:
       }
       return sent;
     }
-    return connection.refundStatus ? await connection.refundStatus(request, refund.processor_reference) : { status: 'pending', processor_reference: refund.processor_reference, poll_after_ms: REFUND_RETRY_MS };
+    return connection.refundStatus
+      ? await connection.refundStatus(request, refund.processor_reference)
+      : { status: 'pending', processor_reference: refund.processor_reference, poll_after_ms: REFUND_RETRY_MS };
   } catch {
     return { status: 'error', failure_reason: 'processor_error' };
   }
@@ -105,7 +120,9 @@ async function settle(ports: AdvanceRefundPorts, scope: Scope, refund: Refund, s
     if (!payment) return current;
     const now = ports.clock.now();
     const reversal = current.status === 'succeeded';
-    const settled: Refund = reversal ? { ...current, status: 'failed', failure_reason: (settlement as { failure_reason: string }).failure_reason, updated_at: now.toISOString() } : settleRefund(current, settlement, now);
+    const settled: Refund = reversal
+      ? { ...current, status: 'failed', failure_reason: (settlement as { failure_reason: string }).failure_reason, updated_at: now.toISOString() }
+      : settleRefund(current, settlement, now);
     const totals = paymentTotalsAfter(payment, current, settled);
     try {
       return await ports.transaction((uow) => {
@@ -135,12 +152,16 @@ export function paymentTotalsAfter(payment: Payment, before: Refund, after: Refu
  * processor's reference of it. A pending refund then settles through the runner (which reads the
  * recorded event); a succeeded one that the processor reports failed or reversed is reversed here.
  */
-export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: NotifiedEvent & { payment_reference: string | null }) => Promise<Refund | null> {
+export function wakeRefund(
+  ports: AdvanceRefundPorts,
+  advance: AdvanceRefund,
+): (scope: Scope, event: NotifiedEvent & { payment_reference: string | null }) => Promise<Refund | null> {
   return async (scope, event) => {
     // The account's scope: a refund of the other mode is not this account's; nor is one another account was sent.
     const refund = await findRefund(ports, scope, event.payment_reference, event.capture_reference);
     if (!refund || refund.processor !== event.account_id) return null;
-    if (refund.status === 'succeeded' && event.kind === 'refund_failed') return settle(ports, scope, refund, { status: 'failed', failure_reason: event.failure_reason ?? 'refund_reversed' });
+    if (refund.status === 'succeeded' && event.kind === 'refund_failed')
+      return settle(ports, scope, refund, { status: 'failed', failure_reason: event.failure_reason ?? 'refund_reversed' });
     if (refund.status !== 'pending' || refund.processor_reference === null) return refund;
     const now = ports.clock.now();
     const due = await commitOrCurrent(ports, scope, refund, (uow) => ports.refunds.update(uow, { ...refund, next_run_at: now.toISOString() }));

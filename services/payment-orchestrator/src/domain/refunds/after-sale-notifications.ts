@@ -16,14 +16,24 @@ export interface AfterSaleNotificationPorts {
  * Checkout.com payment_voided / payment_void_declined). Idempotent: a redelivery finds everything moved.
  * A refund moves only by the account it was sent to (the record's account_id).
  */
-export function afterSaleNotifications(ports: AfterSaleNotificationPorts): (scope: Scope, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void> {
+export function afterSaleNotifications(
+  ports: AfterSaleNotificationPorts,
+): (scope: Scope, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void> {
   return async (scope, _accountId, record) => {
     if (record.kind === 'refund_succeeded' || record.kind === 'refund_failed') {
       await ports.wakeRefund(scope, record);
       return;
     }
-    if ((record.kind === 'void_succeeded' || record.kind === 'void_failed') && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
-      const settlement: VoidSettlement = record.kind === 'void_succeeded' ? { status: 'succeeded', void_reference: record.capture_reference } : { status: 'failed', failure_reason: record.failure_reason ?? 'void_failed' };
+    if (
+      (record.kind === 'void_succeeded' || record.kind === 'void_failed') &&
+      record.payment_reference &&
+      isUuid(record.payment_reference) &&
+      record.processor_reference
+    ) {
+      const settlement: VoidSettlement =
+        record.kind === 'void_succeeded'
+          ? { status: 'succeeded', void_reference: record.capture_reference }
+          : { status: 'failed', failure_reason: record.failure_reason ?? 'void_failed' };
       await ports.settleVoid(scope, record.payment_reference, record.processor_reference, settlement);
     }
   };

@@ -80,10 +80,13 @@ export class AfterSaleWorker {
 
   private wakeUp(scope: Scope, refundId: string, dueInMs: number): void {
     clearTimeout(this.wakeUps.get(refundId));
-    const timer = setTimeout(() => {
-      this.wakeUps.delete(refundId);
-      void this.runRefund(scope, refundId);
-    }, Math.max(0, dueInMs));
+    const timer = setTimeout(
+      () => {
+        this.wakeUps.delete(refundId);
+        void this.runRefund(scope, refundId);
+      },
+      Math.max(0, dueInMs),
+    );
     timer.unref?.();
     this.wakeUps.set(refundId, timer);
   }

@@ -27,7 +27,14 @@ const aPayment = (overrides: Partial<Payment> = {}): Payment =>
     ...overrides,
   }) as Payment;
 
-const command = (overrides: Partial<Parameters<typeof startRefund>[1]> = {}) => ({ paymentId: 'p1', amount: null, currencyCode: null, reference: null, reason: null, ...overrides });
+const command = (overrides: Partial<Parameters<typeof startRefund>[1]> = {}) => ({
+  paymentId: 'p1',
+  amount: null,
+  currencyCode: null,
+  reference: null,
+  reason: null,
+  ...overrides,
+});
 
 describe('cancel rules', () => {
   it('when an authorized manual-capture payment is canceled, then it moves to canceling with the reason, the reference and its authorization time kept', () => {
@@ -35,13 +42,22 @@ describe('cancel rules', () => {
     expect(canceling).toMatchObject({
       status: 'canceling',
       authorized_at: '2026-05-31T10:00:00.000Z',
-      cancellation: { reason: 'requested_by_merchant', reference: 'ord-1', requested_at: AT.toISOString(), void_reference: null, void_retry_at: '2026-06-01T10:00:30.000Z' },
+      cancellation: {
+        reason: 'requested_by_merchant',
+        reference: 'ord-1',
+        requested_at: AT.toISOString(),
+        void_reference: null,
+        void_retry_at: '2026-06-01T10:00:30.000Z',
+      },
       next_run_at: null,
     });
   });
 
   it('when a consumer-present payment without a card is canceled, then it is canceled at once', () => {
-    expect(startCancel(aPayment({ status: 'processing', token_id: null }), 'requested_by_merchant', null, AT)).toMatchObject({ status: 'canceled', cancellation: { reason: 'requested_by_merchant' } });
+    expect(startCancel(aPayment({ status: 'processing', token_id: null }), 'requested_by_merchant', null, AT)).toMatchObject({
+      status: 'canceled',
+      cancellation: { reason: 'requested_by_merchant' },
+    });
   });
 
   it.each([
@@ -51,10 +67,24 @@ describe('cancel rules', () => {
     ['capturing', {}],
     ['processing with its card', { status: 'processing' as const }],
     ['authorized on an automatic-capture flow', { status: 'authorized' as const, decision: { flow: flow('automatic'), matrix_version: 1, rule: null } }],
-    ['authorized with a capture under way', { status: 'authorized' as const, progress: { next_step: 1, authorized_by: 'simulator', authorization_reference: 'a', capture: { amount: 1, reference: null, processor_reference: null }, transactions: 1 } }],
+    [
+      'authorized with a capture under way',
+      {
+        status: 'authorized' as const,
+        progress: {
+          next_step: 1,
+          authorized_by: 'simulator',
+          authorization_reference: 'a',
+          capture: { amount: 1, reference: null, processor_reference: null },
+          transactions: 1,
+        },
+      },
+    ],
   ] as const)('when the payment is %s, then cancel is not allowed', (name, overrides) => {
     const status = (['captured', 'failed', 'canceled', 'capturing'] as const).find((s) => s === name);
-    expect(() => startCancel(aPayment({ ...(status ? { status } : {}), ...overrides } as Partial<Payment>), 'requested_by_merchant', null, AT)).toThrow(CancelNotAllowed);
+    expect(() => startCancel(aPayment({ ...(status ? { status } : {}), ...overrides } as Partial<Payment>), 'requested_by_merchant', null, AT)).toThrow(
+      CancelNotAllowed,
+    );
   });
 });
 
@@ -64,9 +94,18 @@ describe('refund rules', () => {
     expect(refundableAmount(aPayment({ amount: { requested: 1000, captured: 800, refunded: 300 }, refunds_pending: 200 }))).toBe(300);
   });
 
-  it('when a refund starts, then it is pending, due at once, in the caller\'s mode, and its amount is reserved on the payment', () => {
+  it("when a refund starts, then it is pending, due at once, in the caller's mode, and its amount is reserved on the payment", () => {
     const { refund, payment } = startRefund(aPayment(), command({ amount: 400, reason: 'duplicate', reference: 'r' }), SCOPE, AT, 'r1');
-    expect(refund).toMatchObject({ id: 'r1', mode: 'test', amount: 400, status: 'pending', processor: 'simulator', next_run_at: AT.toISOString(), reason: 'duplicate', reference: 'r' });
+    expect(refund).toMatchObject({
+      id: 'r1',
+      mode: 'test',
+      amount: 400,
+      status: 'pending',
+      processor: 'simulator',
+      next_run_at: AT.toISOString(),
+      reason: 'duplicate',
+      reference: 'r',
+    });
     expect(payment).toMatchObject({ refunds_pending: 400, amount: { captured: 1000, refunded: 0 }, status: 'captured' });
   });
 
@@ -81,18 +120,26 @@ describe('refund rules', () => {
     expect(() => startRefund(aPayment({ refunds_pending: 1000 }), command(), SCOPE, AT, 'r')).toThrow(AmountExceedsRefundable);
   });
 
-  it.each(['processing', 'authorized', 'capturing', 'failed', 'canceled'] as const)('when the payment is %s with nothing captured, then refund_not_allowed', (status) => {
-    expect(() => startRefund(aPayment({ status, amount: { requested: 1000, authorized: 1000 } }), command(), SCOPE, AT, 'r')).toThrow(RefundNotAllowed);
-  });
+  it.each(['processing', 'authorized', 'capturing', 'failed', 'canceled'] as const)(
+    'when the payment is %s with nothing captured, then refund_not_allowed',
+    (status) => {
+      expect(() => startRefund(aPayment({ status, amount: { requested: 1000, authorized: 1000 } }), command(), SCOPE, AT, 'r')).toThrow(RefundNotAllowed);
+    },
+  );
 
-  it.each(['partially_captured', 'capturing'] as const)('when the payment is %s after a capture of part of it, then a refund takes at most what was captured', (status) => {
-    const partly = aPayment({ status, amount: { requested: 1000, authorized: 1000, captured: 400 } });
-    expect(startRefund(partly, command(), SCOPE, AT, 'r').refund.amount).toBe(400);
-    expect(() => startRefund(partly, command({ amount: 401 }), SCOPE, AT, 'r')).toThrow(AmountExceedsRefundable);
-  });
+  it.each(['partially_captured', 'capturing'] as const)(
+    'when the payment is %s after a capture of part of it, then a refund takes at most what was captured',
+    (status) => {
+      const partly = aPayment({ status, amount: { requested: 1000, authorized: 1000, captured: 400 } });
+      expect(startRefund(partly, command(), SCOPE, AT, 'r').refund.amount).toBe(400);
+      expect(() => startRefund(partly, command({ amount: 401 }), SCOPE, AT, 'r')).toThrow(AmountExceedsRefundable);
+    },
+  );
 
-  it('when the currency is not the payment\'s, then currency_mismatch', () => {
-    expect(() => startRefund(aPayment(), command({ amount: 1, currencyCode: 'USD' }), SCOPE, AT, 'r')).toThrow(expect.objectContaining({ code: 'currency_mismatch' }));
+  it("when the currency is not the payment's, then currency_mismatch", () => {
+    expect(() => startRefund(aPayment(), command({ amount: 1, currencyCode: 'USD' }), SCOPE, AT, 'r')).toThrow(
+      expect.objectContaining({ code: 'currency_mismatch' }),
+    );
   });
 });
 

@@ -39,14 +39,24 @@ export type CreateRefund = (scope: Scope, command: RefundCommand) => Promise<Ref
 const MAX_TRIES = 50;
 
 /** Pure: the refund's checks against the payment as read, and the refund with the payment that reserves its amount. */
-export function startRefund(payment: Payment, command: RefundCommand, scope: Scope, at: Date, id: string): { refund: Omit<Refund, 'version'>; payment: Payment } {
-  if (!hasCapturedMoney(payment)) throw new RefundNotAllowed(`Only a captured (or partially captured) payment can be refunded; this one is ${payment.status}.${payment.status === 'authorized' ? ' Cancel it to release the authorization.' : ''}`);
+export function startRefund(
+  payment: Payment,
+  command: RefundCommand,
+  scope: Scope,
+  at: Date,
+  id: string,
+): { refund: Omit<Refund, 'version'>; payment: Payment } {
+  if (!hasCapturedMoney(payment))
+    throw new RefundNotAllowed(
+      `Only a captured (or partially captured) payment can be refunded; this one is ${payment.status}.${payment.status === 'authorized' ? ' Cancel it to release the authorization.' : ''}`,
+    );
   if (isDisputed(payment)) throw new PaymentDisputed(disputedAmount(payment), payment.currency_code);
   if (command.currencyCode !== null && command.currencyCode !== payment.currency_code) throw new CurrencyMismatch(payment.currency_code);
   const refundable = refundableAmount(payment);
   const amount = command.amount ?? refundable;
   if (amount <= 0 || amount > refundable) throw new AmountExceedsRefundable(refundable);
-  const processor = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')?.processor ?? stepOf(payment.decision!.flow, 'authorization')!.processor;
+  const processor =
+    payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')?.processor ?? stepOf(payment.decision!.flow, 'authorization')!.processor;
   const now = at.toISOString();
   const refund: Omit<Refund, 'version'> = {
     id,
@@ -66,7 +76,15 @@ export function startRefund(payment: Payment, command: RefundCommand, scope: Sco
     updated_at: now,
   };
   // amount.refunded appears with the first refund (0 until one succeeds).
-  return { refund, payment: { ...payment, amount: { ...payment.amount, refunded: payment.amount.refunded ?? 0 }, refunds_pending: (payment.refunds_pending ?? 0) + amount, updated_at: now } };
+  return {
+    refund,
+    payment: {
+      ...payment,
+      amount: { ...payment.amount, refunded: payment.amount.refunded ?? 0 },
+      refunds_pending: (payment.refunds_pending ?? 0) + amount,
+      updated_at: now,
+    },
+  };
 }
 
 /**
@@ -85,7 +103,13 @@ export function createRefund(ports: CreateRefundPorts, onCreated: (refund: Refun
       if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
       const now = ports.clock.now();
       const started = startRefund(payment, command, scope, now, newId());
-      if (ports.directory) assertAmountTaken((await ports.directory(scope, payment.mode)).get(started.refund.processor)?.amounts, started.refund.amount, payment.currency_code, 'refund');
+      if (ports.directory)
+        assertAmountTaken(
+          (await ports.directory(scope, payment.mode)).get(started.refund.processor)?.amounts,
+          started.refund.amount,
+          payment.currency_code,
+          'refund',
+        );
       try {
         const refund = await ports.transaction((uow) => {
           const inserted = ports.refunds.insert(uow, started.refund);

@@ -64,9 +64,19 @@ export class AmountExceedsRefundable extends ValidationError {
 }
 
 /** The refund after it settled (pure); a settled refund never moves again. */
-export function settleRefund(refund: Refund, outcome: { status: 'succeeded'; processor_reference: string | null } | { status: 'failed'; failure_reason: string }, at: Date): Refund {
+export function settleRefund(
+  refund: Refund,
+  outcome: { status: 'succeeded'; processor_reference: string | null } | { status: 'failed'; failure_reason: string },
+  at: Date,
+): Refund {
   if (refund.status !== 'pending') throw new Error(`A ${refund.status} refund cannot settle again`);
   return outcome.status === 'succeeded'
-    ? { ...refund, status: 'succeeded', processor_reference: outcome.processor_reference ?? refund.processor_reference, next_run_at: null, updated_at: at.toISOString() }
+    ? {
+        ...refund,
+        status: 'succeeded',
+        processor_reference: outcome.processor_reference ?? refund.processor_reference,
+        next_run_at: null,
+        updated_at: at.toISOString(),
+      }
     : { ...refund, status: 'failed', failure_reason: outcome.failure_reason, next_run_at: null, updated_at: at.toISOString() };
 }

@@ -1,7 +1,13 @@
 import type { Payment } from '../payment/payment';
 import { outcomeOf } from './payment-report';
 
-const progress = (authorizedBy: string | null): Payment['progress'] => ({ next_step: 0, authorized_by: authorizedBy, authorization_reference: null, capture: null, transactions: 0 });
+const progress = (authorizedBy: string | null): Payment['progress'] => ({
+  next_step: 0,
+  authorized_by: authorizedBy,
+  authorization_reference: null,
+  capture: null,
+  transactions: 0,
+});
 
 describe('what a payment counts as in the report', () => {
   it.each([

@@ -92,7 +92,10 @@ function countAttempt(rows: Map<string, Attempts>, key: string, succeeded: boole
 const rateRows = <K extends string>(rows: Map<string, Attempts>, key: K) =>
   [...rows.entries()]
     .sort(([a, x], [b, y]) => y.attempts - x.attempts || a.localeCompare(b))
-    .map(([name, row]) => ({ [key]: name, ...row, success_rate: successRate(row.succeeded, row.failed) }) as Record<K, string> & Attempts & { success_rate: number | null });
+    .map(
+      ([name, row]) =>
+        ({ [key]: name, ...row, success_rate: successRate(row.succeeded, row.failed) }) as Record<K, string> & Attempts & { success_rate: number | null },
+    );
 
 export type PaymentReport = ReturnType<typeof buildReport>;
 
@@ -103,7 +106,14 @@ interface Tally {
   moneyTotals: MoneyByCurrency;
 }
 
-function buildReport(scope: Scope, period: ReportPeriod, { byDay, totals, moneyByDay, moneyTotals }: Tally, processors: Map<string, Attempts>, flows: Map<string, Attempts>, declines: Map<string, number>) {
+function buildReport(
+  scope: Scope,
+  period: ReportPeriod,
+  { byDay, totals, moneyByDay, moneyTotals }: Tally,
+  processors: Map<string, Attempts>,
+  flows: Map<string, Attempts>,
+  declines: Map<string, number>,
+) {
   return {
     object: 'payment_report' as const,
     livemode: scope.mode === 'live',
@@ -175,7 +185,9 @@ export function reportPayments({ payments, transactions, refunds, disputes }: Re
     };
     const processors = new Map<string, Attempts>();
     const moved = async (kind: 'authorization' | 'capture', figure: Figure, each?: (attempt: ProcessorTransaction) => void) => {
-      for await (const attempt of everyItem((page) => transactions.listInPeriod(scope, { kind, startsAt: period.startsAt, endsBefore: period.endsBefore }, page))) {
+      for await (const attempt of everyItem((page) =>
+        transactions.listInPeriod(scope, { kind, startsAt: period.startsAt, endsBefore: period.endsBefore }, page),
+      )) {
         each?.(attempt);
         const currency = attempt.status === 'succeeded' && attempt.amount !== null ? await currencyOf(attempt.payment_id) : null;
         if (currency) book(attempt.created_at, currency, figure, attempt.amount!);
@@ -183,9 +195,12 @@ export function reportPayments({ payments, transactions, refunds, disputes }: Re
     };
     await moved('authorization', 'authorized', (attempt) => countAttempt(processors, attempt.processor, attempt.status === 'succeeded'));
     await moved('capture', 'captured');
-    for await (const refund of everyItem((page) => refunds.listSucceededInPeriod(scope, period, page))) book(refund.updated_at, refund.currency_code, 'refunded', refund.amount);
-    for await (const dispute of everyItem((page) => disputes.listOpenedInPeriod(scope, period, page))) book(dispute.created_at, dispute.currency_code, 'disputed', dispute.amount);
-    for await (const dispute of everyItem((page) => disputes.listWonInPeriod(scope, period, page))) book(dispute.updated_at, dispute.currency_code, 'won_back', dispute.amount);
+    for await (const refund of everyItem((page) => refunds.listSucceededInPeriod(scope, period, page)))
+      book(refund.updated_at, refund.currency_code, 'refunded', refund.amount);
+    for await (const dispute of everyItem((page) => disputes.listOpenedInPeriod(scope, period, page)))
+      book(dispute.created_at, dispute.currency_code, 'disputed', dispute.amount);
+    for await (const dispute of everyItem((page) => disputes.listWonInPeriod(scope, period, page)))
+      book(dispute.updated_at, dispute.currency_code, 'won_back', dispute.amount);
     return buildReport(scope, period, tally, processors, flows, declines);
   };
 }

@@ -64,7 +64,10 @@ export interface ChoiceInput {
 export function chooseOrder(input: ChoiceInput): RoutingChoice {
   const { candidates } = input;
   if (candidates.length <= 1 || input.strategy === 'ordered') {
-    const detail = candidates.length <= 1 ? `${candidates[0] ?? 'none'}: the only processor of the step that can take the payment` : `${candidates[0]}: the first processor of the step (strategy ordered)`;
+    const detail =
+      candidates.length <= 1
+        ? `${candidates[0] ?? 'none'}: the only processor of the step that can take the payment`
+        : `${candidates[0]}: the first processor of the step (strategy ordered)`;
     return { strategy: input.strategy, order: [...candidates], reason: 'step_order', detail };
   }
   return input.strategy === 'weighted' ? weighted(input) : successRate(input);
@@ -73,7 +76,14 @@ export function chooseOrder(input: ChoiceInput): RoutingChoice {
 function weighted(input: ChoiceInput): RoutingChoice {
   const weights = input.candidates.map((processor, at) => ({ processor, weight: Math.max(0, input.weights?.[at] ?? 0) }));
   const total = weights.reduce((sum, entry) => sum + entry.weight, 0);
-  if (total <= 0) return { strategy: 'weighted', order: [...input.candidates], reason: 'step_order', detail: `${input.candidates[0]}: no weight left among the processors that can take the payment, so the step's order`, weights };
+  if (total <= 0)
+    return {
+      strategy: 'weighted',
+      order: [...input.candidates],
+      reason: 'step_order',
+      detail: `${input.candidates[0]}: no weight left among the processors that can take the payment, so the step's order`,
+      weights,
+    };
   // The exploiting choice of an explanation: the heaviest (the step's order on a tie).
   let chosen = weights.reduce((best, entry) => (entry.weight > best.weight ? entry : best), weights[0]!);
   if (!input.explainOnly) {
@@ -102,7 +112,13 @@ function successRate(input: ChoiceInput): RoutingChoice {
   const windowWords = `the last ${Math.round(settings.windowMs / 60_000)} min`;
   if (!level) {
     if (countsOf('all').every((counts) => counts.attempts === 0)) {
-      return { strategy: 'success_rate', order: [...candidates], reason: 'no_data', detail: `${candidates[0]}: no authorization outcomes in ${windowWords}, so the step's order`, segment };
+      return {
+        strategy: 'success_rate',
+        order: [...candidates],
+        reason: 'no_data',
+        detail: `${candidates[0]}: no authorization outcomes in ${windowWords}, so the step's order`,
+        segment,
+      };
     }
     // Too few everywhere: every outcome of the merchant counts, however few.
     level = 'all';

@@ -21,7 +21,11 @@ const row = (processor: string, minutesAgo: number, attempts: number, approved: 
 
 function statsOf(rows: RoutingStatsRow[]) {
   const stats: RoutingStatsRepository = { window: async () => rows, record: async () => undefined };
-  return getRoutingStats({ stats, clock: new ManualClock(now), settings: { windowMs: 3_600_000, halfLifeMs: 600_000, explorationShare: 0.05, minAttempts: 20 } });
+  return getRoutingStats({
+    stats,
+    clock: new ManualClock(now),
+    settings: { windowMs: 3_600_000, halfLifeMs: 600_000, explorationShare: 0.05, minAttempts: 20 },
+  });
 }
 
 describe('GET /routing/stats, as decisions weigh outcomes', () => {
@@ -34,7 +38,7 @@ describe('GET /routing/stats, as decisions weigh outcomes', () => {
     expect(report.lines[0]!.recent_authorization_rate).toBeLessThan(0.6);
   });
 
-  it('when a processor stopped answering in the last bucket, then its recent rate is its answered attempts\' approval times the share answered now: near 0 during an outage, whatever the window says', async () => {
+  it("when a processor stopped answering in the last bucket, then its recent rate is its answered attempts' approval times the share answered now: near 0 during an outage, whatever the window says", async () => {
     const report = await statsOf([row('a', 30, 10, 9), { ...row('a', 0, 10, 0), declined: 0, errors: 10 }])(scope, { group_by: 'processor' });
     expect(report.lines[0]).toMatchObject({ attempts: 20, approved: 9, declined: 1, errors: 10, authorization_rate: 0.45 });
     expect(report.lines[0]!.recent_authorization_rate).toBeLessThan(0.01);

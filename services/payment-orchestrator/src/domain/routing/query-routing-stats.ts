@@ -1,6 +1,19 @@
 import type { Scope } from '@vaultline/core';
 import type { RoutingPorts } from './routing-ports';
-import { addWeighted, bucketMsOf, emptyCounts, emptyWeightedCounts, recentRate, emptyDecisions, authorizationRate, rowKey, type DecisionCounts, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
+import {
+  addWeighted,
+  bucketMsOf,
+  emptyCounts,
+  emptyWeightedCounts,
+  recentRate,
+  emptyDecisions,
+  authorizationRate,
+  rowKey,
+  type DecisionCounts,
+  type OutcomeCounts,
+  type RoutingStatsRow,
+  type WeightedCounts,
+} from './routing-stats';
 import type { AmountBand, Segment } from './segment';
 
 /** GET /routing/stats's filters: a row is shown when it matches every one given. */
@@ -44,7 +57,14 @@ export function getRoutingStats(ports: Pick<RoutingPorts, 'stats' | 'settings' |
     const weighing = { now: until, bucketMs: bucketMsOf(ports.settings.windowMs), halfLifeMs: ports.settings.halfLifeMs };
     for (const row of rows) {
       const key = query.group_by === 'processor' ? row.processor : rowKey(row.processor, row.segment);
-      const line = lines.get(key) ?? { processor: row.processor, ...(query.group_by === 'segment' ? { segment: { ...row.segment } } : {}), ...emptyCounts(), authorization_rate: null, recent_authorization_rate: null, decisions: emptyDecisions() };
+      const line = lines.get(key) ?? {
+        processor: row.processor,
+        ...(query.group_by === 'segment' ? { segment: { ...row.segment } } : {}),
+        ...emptyCounts(),
+        authorization_rate: null,
+        recent_authorization_rate: null,
+        decisions: emptyDecisions(),
+      };
       line.attempts += row.attempts;
       line.approved += row.approved;
       line.declined += row.declined;
@@ -60,7 +80,11 @@ export function getRoutingStats(ports: Pick<RoutingPorts, 'stats' | 'settings' |
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, line]) => {
         const recent = recentRate(weighted.get(key)!);
-        return { ...line, authorization_rate: authorizationRate(line), recent_authorization_rate: recent === null ? null : Math.round(recent * 10_000) / 10_000 };
+        return {
+          ...line,
+          authorization_rate: authorizationRate(line),
+          recent_authorization_rate: recent === null ? null : Math.round(recent * 10_000) / 10_000,
+        };
       });
     return { window_ms: ports.settings.windowMs, since: since.toISOString(), until: until.toISOString(), lines: sorted };
   };

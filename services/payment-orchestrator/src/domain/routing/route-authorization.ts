@@ -52,7 +52,12 @@ export function declineOfOutcome(outcome: AuthorizationOutcome | StepOutcome): D
 }
 
 /** A new decision (a card's first authorization): its first processor, then on as the answers allow. */
-export async function startRoute(context: RouteContext, routing: PaymentRouting, choice: RoutingChoice, decided: { at: string; cardAttempt?: number }): Promise<RouteResult> {
+export async function startRoute(
+  context: RouteContext,
+  routing: PaymentRouting,
+  choice: RoutingChoice,
+  decided: { at: string; cardAttempt?: number },
+): Promise<RouteResult> {
   const { strategy: _strategy, ...decision } = choice;
   const started: PaymentRouting = {
     ...routing,
@@ -118,7 +123,12 @@ async function follow(context: RouteContext, routing: PaymentRouting, first: Nex
       ...(decline ? { decline } : {}),
     };
     // A resumed attempt is the one recorded when the consumer was sent away: its record is completed, not repeated.
-    if (resumed && recorded.length > 0 && recorded[recorded.length - 1]!.processor === current.processor && recorded[recorded.length - 1]!.result === 'authentication') {
+    if (
+      resumed &&
+      recorded.length > 0 &&
+      recorded[recorded.length - 1]!.processor === current.processor &&
+      recorded[recorded.length - 1]!.result === 'authentication'
+    ) {
       const before = recorded.pop()!;
       recorded.push({ ...attempt, reason: before.reason, ...(before.three_ds ? { three_ds: before.three_ds } : {}) });
     } else {
@@ -126,7 +136,11 @@ async function follow(context: RouteContext, routing: PaymentRouting, first: Nex
     }
     const decided = nextOrStop(context, order, current, outcome, decline, declines, steppedUp);
     next = decided.next;
-    const then = next ? { action: next.stepUp ? ('step_up_3ds' as const) : ('next_processor' as const), reason: next.reason } : decided.stop ? { action: 'stopped' as const, reason: decided.stop } : null;
+    const then = next
+      ? { action: next.stepUp ? ('step_up_3ds' as const) : ('next_processor' as const), reason: next.reason }
+      : decided.stop
+        ? { action: 'stopped' as const, reason: decided.stop }
+        : null;
     if (then) recorded[recorded.length - 1] = { ...recorded[recorded.length - 1]!, then };
     if (next?.stepUp) steppedUp = true;
   }
@@ -164,10 +178,19 @@ function nextOrStop(
   const position = current.position + 1;
   const following = order[position];
   if (outcome.status === 'error') {
-    if (following === undefined) return { next: null, stop: `${current.processor} did not answer (${outcome.failure_reason}) and no processor of the step is left` };
-    return { next: { processor: following, position, stepUp: false, reason: `${current.processor} did not answer (${outcome.failure_reason}): a technical error always goes on to the next processor of the step` }, stop: null };
+    if (following === undefined)
+      return { next: null, stop: `${current.processor} did not answer (${outcome.failure_reason}) and no processor of the step is left` };
+    return {
+      next: {
+        processor: following,
+        position,
+        stepUp: false,
+        reason: `${current.processor} did not answer (${outcome.failure_reason}): a technical error always goes on to the next processor of the step`,
+      },
+      stop: null,
+    };
   }
-  if (!decline) return { next: null, stop: 'the consumer\'s 3-D Secure authentication failed: nothing was authorized' };
+  if (!decline) return { next: null, stop: "the consumer's 3-D Secure authentication failed: nothing was authorized" };
   const what = `${current.processor} declined (${decline.category}${decline.advice_code ? `, advice ${decline.advice_code}` : ''})`;
   if (isHardDecline(decline)) return { next: null, stop: `${what}: a hard decline is never retried, on this processor or another` };
   const rule = ruleFor(context.step.on_decline, decline.category);
@@ -183,7 +206,19 @@ function nextOrStop(
     }
     case 'step_up_3ds':
       if (steppedUp || current.stepUp) return { next: null, stop: `${what} after a 3-D Secure step-up: the decline stands` };
-      if (!context.consumerCanAuthenticate) return { next: null, stop: `${what}: on_decline says step_up_3ds, but no consumer can authenticate (a merchant-initiated payment, no hosted page, or three_ds off)` };
-      return { next: { processor: current.processor, position: current.position, stepUp: true, reason: `${what}: on_decline step_up_3ds, the same processor again with a 3-D Secure challenge on the hosted page` }, stop: null };
+      if (!context.consumerCanAuthenticate)
+        return {
+          next: null,
+          stop: `${what}: on_decline says step_up_3ds, but no consumer can authenticate (a merchant-initiated payment, no hosted page, or three_ds off)`,
+        };
+      return {
+        next: {
+          processor: current.processor,
+          position: current.position,
+          stepUp: true,
+          reason: `${what}: on_decline step_up_3ds, the same processor again with a 3-D Secure challenge on the hosted page`,
+        },
+        stop: null,
+      };
   }
 }

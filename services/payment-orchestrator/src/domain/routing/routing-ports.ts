@@ -23,10 +23,20 @@ export interface RoutingPorts {
  * (`candidates`: the step's processors that can take the amount, in the step's order). success_rate reads
  * the recent outcomes of the merchant in this mode; explain makes no draw.
  */
-export async function decideRoute(ports: RoutingPorts, scope: Scope, step: FlowStep, candidates: readonly string[], segment: Segment, explainOnly = false): Promise<RoutingChoice> {
+export async function decideRoute(
+  ports: RoutingPorts,
+  scope: Scope,
+  step: FlowStep,
+  candidates: readonly string[],
+  segment: Segment,
+  explainOnly = false,
+): Promise<RoutingChoice> {
   const strategy = strategyOf(step);
   const all = [step.processor, ...step.fallback];
-  const rows = strategy === 'success_rate' && candidates.length > 1 ? await ports.stats.window(scope, new Date(ports.clock.now().getTime() - ports.settings.windowMs)) : [];
+  const rows =
+    strategy === 'success_rate' && candidates.length > 1
+      ? await ports.stats.window(scope, new Date(ports.clock.now().getTime() - ports.settings.windowMs))
+      : [];
   return chooseOrder({
     strategy,
     candidates,

@@ -94,7 +94,14 @@ export function bucketWeight(bucketStart: string, weighing: Weighing): number {
   return 0.5 ** (age / weighing.halfLifeMs);
 }
 
-export const emptyWeightedCounts = (): WeightedCounts => ({ ...emptyCounts(), weightedAttempts: 0, weightedApproved: 0, weightedErrors: 0, recentAttempts: 0, recentErrors: 0 });
+export const emptyWeightedCounts = (): WeightedCounts => ({
+  ...emptyCounts(),
+  weightedAttempts: 0,
+  weightedApproved: 0,
+  weightedErrors: 0,
+  recentAttempts: 0,
+  recentErrors: 0,
+});
 
 /** Adds a bucket's outcomes to `sum`, as they are and weighed by their age. */
 export function addWeighted(sum: WeightedCounts, row: OutcomeCounts & { bucket_start: string }, weighing: Weighing): void {
@@ -129,7 +136,13 @@ export function recentRate(counts: WeightedCounts, smoothed = false): number | n
  * (what is compared): a bucket's weight halves every `halfLifeMs`, measured from its middle to `now`, so a
  * change (a processor's rate falling) shows within a half-life rather than a window.
  */
-export function weightedCountsAt(rows: readonly RoutingStatsRow[], processor: string, segment: Segment, level: SegmentLevel, weighing: Weighing): WeightedCounts {
+export function weightedCountsAt(
+  rows: readonly RoutingStatsRow[],
+  processor: string,
+  segment: Segment,
+  level: SegmentLevel,
+  weighing: Weighing,
+): WeightedCounts {
   const sum = emptyWeightedCounts();
   for (const row of rows) {
     if (row.processor === processor && withinLevel(row.segment, segment, level)) addWeighted(sum, row, weighing);
@@ -161,7 +174,11 @@ export function rowKey(processor: string, segment: Segment): string {
  * The buckets after these attempts and decisions were added at `bucket` (pure): `rows` keyed by bucket and
  * row key; a new bucket starts from zero.
  */
-export function addToBuckets(rows: Map<string, RoutingStatsRow>, bucket: string, entries: { attempts: readonly AttemptRecord[]; decisions: readonly DecisionRecord[] }): Set<string> {
+export function addToBuckets(
+  rows: Map<string, RoutingStatsRow>,
+  bucket: string,
+  entries: { attempts: readonly AttemptRecord[]; decisions: readonly DecisionRecord[] },
+): Set<string> {
   const touched = new Set<string>();
   const rowOf = (processor: string, segment: Segment): RoutingStatsRow => {
     const key = `${bucket}\u0000${rowKey(processor, segment)}`;

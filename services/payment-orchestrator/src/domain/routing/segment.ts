@@ -28,7 +28,12 @@ export function amountBandOf(amount: number, currencyCode: string): AmountBand {
   return '1000_and_over';
 }
 
-export function segmentOf(payment: { card_scheme: string | null; card_country?: string | null; currency_code: string; amount: { requested: number } }): Segment {
+export function segmentOf(payment: {
+  card_scheme: string | null;
+  card_country?: string | null;
+  currency_code: string;
+  amount: { requested: number };
+}): Segment {
   return {
     scheme: payment.card_scheme ? payment.card_scheme.trim().toUpperCase() : UNKNOWN,
     country: payment.card_country ? payment.card_country.trim().toUpperCase() : UNKNOWN,

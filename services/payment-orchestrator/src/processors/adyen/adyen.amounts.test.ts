@@ -38,14 +38,17 @@ describe('amounts at Adyen (its currency codes table)', () => {
     ['KWD', 1234, 1234, 'three decimals at both, any last digit'],
     ['HUF', 150000, 150000, 'two decimals at both'],
     ['EUR', 1999, 1999, 'two decimals at both'],
-  ])('when a %s payment of %i goes to Adyen, then amount.value is %i (%s), and the CAPTURE, REFUND and dispute notifications of that value come back as the same amount', (currency, amount, adyenValue) => {
-    expect(valueOf(toAdyenPaymentRequest(payment(amount, currency), credentials).body)).toEqual({ currency, value: adyenValue });
-    expect(valueOf(toAdyenCaptureRequest(payment(amount, currency), credentials, 'PSP_AUTH').body)).toEqual({ currency, value: adyenValue });
-    expect(valueOf(toAdyenRefundRequest(payment(amount, currency), credentials, 'PSP_AUTH', 'r1', null).body)).toEqual({ currency, value: adyenValue });
-    expect(fromAdyenNotificationItem(notified('CAPTURE', adyenValue, currency))).toMatchObject({ kind: 'capture_succeeded', amount });
-    expect(fromAdyenNotificationItem(notified('REFUND', adyenValue, currency))).toMatchObject({ kind: 'refund_succeeded', amount });
-    expect(adyenDisputeSignal(notified('CHARGEBACK', adyenValue, currency))).toMatchObject({ amount, currency_code: currency });
-  });
+  ])(
+    'when a %s payment of %i goes to Adyen, then amount.value is %i (%s), and the CAPTURE, REFUND and dispute notifications of that value come back as the same amount',
+    (currency, amount, adyenValue) => {
+      expect(valueOf(toAdyenPaymentRequest(payment(amount, currency), credentials).body)).toEqual({ currency, value: adyenValue });
+      expect(valueOf(toAdyenCaptureRequest(payment(amount, currency), credentials, 'PSP_AUTH').body)).toEqual({ currency, value: adyenValue });
+      expect(valueOf(toAdyenRefundRequest(payment(amount, currency), credentials, 'PSP_AUTH', 'r1', null).body)).toEqual({ currency, value: adyenValue });
+      expect(fromAdyenNotificationItem(notified('CAPTURE', adyenValue, currency))).toMatchObject({ kind: 'capture_succeeded', amount });
+      expect(fromAdyenNotificationItem(notified('REFUND', adyenValue, currency))).toMatchObject({ kind: 'refund_succeeded', amount });
+      expect(adyenDisputeSignal(notified('CHARGEBACK', adyenValue, currency))).toMatchObject({ amount, currency_code: currency });
+    },
+  );
 
   it('when CVE 12345 (123.45 escudos) is to be sent, then it is refused: Adyen takes CVE in whole escudos; the mapper never sends it', () => {
     expect(amountProblem(adyenAmounts, 12345, 'CVE', 'charge')).toBe(
@@ -55,7 +58,9 @@ describe('amounts at Adyen (its currency codes table)', () => {
   });
 
   it('when IDR has cents, then it is refused (Adyen takes IDR with no decimals); whole rupiah go as they are divided by 100', () => {
-    expect(amountProblem(adyenAmounts, 1_500_050, 'IDR', 'charge')).toMatch(/^Adyen cannot take amount 1500050 \(IDR 15000.50\): Adyen takes IDR with 0 decimals where ISO 4217 has 2/);
+    expect(amountProblem(adyenAmounts, 1_500_050, 'IDR', 'charge')).toMatch(
+      /^Adyen cannot take amount 1500050 \(IDR 15000.50\): Adyen takes IDR with 0 decimals where ISO 4217 has 2/,
+    );
     expect(valueOf(toAdyenPaymentRequest(payment(1_500_000, 'IDR'), credentials).body)).toEqual({ currency: 'IDR', value: 15_000 });
   });
 
@@ -64,7 +69,7 @@ describe('amounts at Adyen (its currency codes table)', () => {
     expect(fromAdyenNotificationItem(notified('CAPTURE', 500050, 'CLP'))).toMatchObject({ amount: 5001 });
   });
 
-  it('when any amount up to the API\'s maximum goes to Adyen, then no minimum or maximum of Adyen refuses it (its value is an int64)', () => {
+  it("when any amount up to the API's maximum goes to Adyen, then no minimum or maximum of Adyen refuses it (its value is an int64)", () => {
     expect([amountProblem(adyenAmounts, 1, 'EUR', 'charge'), amountProblem(adyenAmounts, 999_999_999_999, 'EUR', 'charge')]).toEqual([null, null]);
   });
 });

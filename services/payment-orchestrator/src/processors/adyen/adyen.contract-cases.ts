@@ -23,14 +23,19 @@ export const adyenContractTransport = () =>
   });
 
 /** A capture settles by Adyen's CAPTURE notification: the stand-in's, verified with the account's key and mapped as the route will. */
-const settleByNotification = (standIn: AdyenStandIn) => async (_connection: unknown, _payment: unknown, pending: CaptureOutcome): Promise<CaptureOutcome> => {
-  if (pending.status !== 'pending') return pending;
-  const notification = standIn.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.pspReference === pending.processor_reference);
-  const item = parseAdyenNotification(notification)?.[0];
-  if (!item || !verifyAdyenItem(item, ADYEN_CONTRACT_HMAC_KEY)) return { status: 'failed', failure_reason: 'notification_not_verified', processor_reference: null };
-  const event = fromAdyenNotificationItem(item);
-  return event.kind === 'capture_succeeded' ? { status: 'succeeded', processor_reference: event.capture_reference } : { status: 'failed', failure_reason: 'capture_failed', processor_reference: null };
-};
+const settleByNotification =
+  (standIn: AdyenStandIn) =>
+  async (_connection: unknown, _payment: unknown, pending: CaptureOutcome): Promise<CaptureOutcome> => {
+    if (pending.status !== 'pending') return pending;
+    const notification = standIn.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.pspReference === pending.processor_reference);
+    const item = parseAdyenNotification(notification)?.[0];
+    if (!item || !verifyAdyenItem(item, ADYEN_CONTRACT_HMAC_KEY))
+      return { status: 'failed', failure_reason: 'notification_not_verified', processor_reference: null };
+    const event = fromAdyenNotificationItem(item);
+    return event.kind === 'capture_succeeded'
+      ? { status: 'succeeded', processor_reference: event.capture_reference }
+      : { status: 'failed', failure_reason: 'capture_failed', processor_reference: null };
+  };
 
 /** The Adyen plugin against its stand-in. */
 export const contractCases: ProcessorContractCases = {
@@ -47,7 +52,10 @@ export const contractCases: ProcessorContractCases = {
       invalidCredentials: { ...credentials, merchant_account: undefined },
       approved: { token_id: ADYEN_APPROVED_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace', capture_mode: 'manual' },
       declined: { token_id: DECLINED_TOKEN, security_code_available: true },
-      threeDs: { challenged: { token_id: ADYEN_CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
+      threeDs: {
+        challenged: { token_id: ADYEN_CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' },
+        consumerReturns: answerIssuerChallenge,
+      },
       context: { transport },
       sentUrls: () => transport.sent.map((sent) => sent.url),
       settle: settleByNotification(standIn),

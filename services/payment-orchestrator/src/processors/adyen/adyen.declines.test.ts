@@ -52,50 +52,83 @@ const LISTED: Array<[code: string, reason: string, category: string, ours: strin
   ['46', 'Transaction blocked by Adyen to prevent excessive retry fees', 'other', 'retry_blocked', false],
 ];
 
-const refused = (code: string, reason: string, additionalData: Record<string, string> = {}) => ({ status: 200, body: { pspReference: 'PSP1', resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, additionalData } });
+const refused = (code: string, reason: string, additionalData: Record<string, string> = {}) => ({
+  status: 200,
+  body: { pspReference: 'PSP1', resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, additionalData },
+});
 
-describe('Adyen\'s refusal reasons', () => {
-  it('when the table is compared with Adyen\'s list, then it holds every listed code and no other', () => {
+describe("Adyen's refusal reasons", () => {
+  it("when the table is compared with Adyen's list, then it holds every listed code and no other", () => {
     expect(Object.keys(ADYEN_REFUSALS).sort()).toEqual(LISTED.map(([code]) => code).sort());
   });
 
-  it.each(LISTED)('when Adyen refuses with refusalReasonCode %s (%s), then the decline is %s, code %s, retryable %s, with Adyen\'s code and words', (code, reason, category, ours, retryable) => {
-    const outcome = fromAdyenPaymentResponse(refused(code, reason));
-    expect(outcome).toEqual({ status: 'failed', failure_reason: ours, processor_reference: 'PSP1', decline: { category, code: ours, processor_code: code, processor_message: reason, advice_code: null, retryable } });
-  });
+  it.each(LISTED)(
+    "when Adyen refuses with refusalReasonCode %s (%s), then the decline is %s, code %s, retryable %s, with Adyen's code and words",
+    (code, reason, category, ours, retryable) => {
+      const outcome = fromAdyenPaymentResponse(refused(code, reason));
+      expect(outcome).toEqual({
+        status: 'failed',
+        failure_reason: ours,
+        processor_reference: 'PSP1',
+        decline: { category, code: ours, processor_code: code, processor_message: reason, advice_code: null, retryable },
+      });
+    },
+  );
 
   it.each(LISTED)('when an answer carries refusalReasonCode %s without a reason Adyen lists, then the code alone decides', (code, _reason, category) => {
     expect(adyenDecline({ refusalReasonCode: code, refusalReason: '' })).toMatchObject({ category, processor_code: code });
   });
 
   it('when a refusal is unknown by code and reason, then it is a plain decline (do_not_honor), never a retryable error', () => {
-    expect(adyenDecline({ refusalReasonCode: '99', refusalReason: 'Something new' })).toEqual({ category: 'do_not_honor', code: 'card_declined', processor_code: '99', processor_message: 'Something new', advice_code: null, retryable: true });
+    expect(adyenDecline({ refusalReasonCode: '99', refusalReason: 'Something new' })).toEqual({
+      category: 'do_not_honor',
+      code: 'card_declined',
+      processor_code: '99',
+      processor_message: 'Something new',
+      advice_code: null,
+      retryable: true,
+    });
   });
 
-  it.each([['03: Do not try again', '03', false], ['21: Payment Cancellation', '21', false], ['24: Retry after 1 hour', '24', true], ['01: New account information available', '01', true]] as const)(
+  it.each([
+    ['03: Do not try again', '03', false],
+    ['21: Payment Cancellation', '21', false],
+    ['24: Retry after 1 hour', '24', true],
+    ['01: New account information available', '01', true],
+  ] as const)(
     'when a Mastercard refusal carries additionalData.merchantAdviceCode %j, then the advice is %s and the decline retryable is %s',
     (advice, code, retryable) => {
       expect(adyenDecline(refused('2', 'Refused', { merchantAdviceCode: advice, paymentMethod: 'mc' }).body)).toMatchObject({ advice_code: code, retryable });
     },
   );
 
-  it.each([['41 : Lost card', false], ['43: Stolen card', false], ['R1: Revocation of authorization order', false], ['05 : Do not honor', true], ['51 : Insufficient funds', true]] as const)(
-    'when a Visa refusal\'s refusalReasonRaw is %j, then Visa\'s category 1 decides whether it may be retried (%s)',
-    (raw, retryable) => {
-      expect(adyenDecline(refused('2', 'Refused', { refusalReasonRaw: raw, paymentMethod: 'visa' }).body).retryable).toBe(retryable);
-    },
-  );
+  it.each([
+    ['41 : Lost card', false],
+    ['43: Stolen card', false],
+    ['R1: Revocation of authorization order', false],
+    ['05 : Do not honor', true],
+    ['51 : Insufficient funds', true],
+  ] as const)("when a Visa refusal's refusalReasonRaw is %j, then Visa's category 1 decides whether it may be retried (%s)", (raw, retryable) => {
+    expect(adyenDecline(refused('2', 'Refused', { refusalReasonRaw: raw, paymentMethod: 'visa' }).body).retryable).toBe(retryable);
+  });
 
-  it('when the same raw code comes from a Mastercard card, then Visa\'s categories do not apply', () => {
+  it("when the same raw code comes from a Mastercard card, then Visa's categories do not apply", () => {
     expect(adyenDecline(refused('2', 'Refused', { refusalReasonRaw: '04 : Pick up card', paymentMethod: 'mc' }).body).retryable).toBe(true);
   });
 
-  it.each([['05 : Do not honor', '05'], ['R1: Revocation', 'R1'], ['4: Pick up', '04'], ['DECLINED Not enough balance', null]] as const)('when refusalReasonRaw is %j, then the scheme\'s code is %s', (raw, code) => {
+  it.each([
+    ['05 : Do not honor', '05'],
+    ['R1: Revocation', 'R1'],
+    ['4: Pick up', '04'],
+    ['DECLINED Not enough balance', null],
+  ] as const)("when refusalReasonRaw is %j, then the scheme's code is %s", (raw, code) => {
     expect(rawResponseCodeOf(raw)).toBe(code);
   });
 
-  it('when Adyen reports additionalData.issuerCountry, then the outcome carries the country of issue (routing\'s segment)', () => {
+  it("when Adyen reports additionalData.issuerCountry, then the outcome carries the country of issue (routing's segment)", () => {
     expect(adyenIssuerCountry(refused('2', 'Refused', { issuerCountry: 'nl' }).body)).toBe('NL');
-    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P1', resultCode: 'Authorised', additionalData: { issuerCountry: 'DE' } } })).toMatchObject({ status: 'succeeded', issuer_country: 'DE' });
+    expect(
+      fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P1', resultCode: 'Authorised', additionalData: { issuerCountry: 'DE' } } }),
+    ).toMatchObject({ status: 'succeeded', issuer_country: 'DE' });
   });
 });

@@ -71,7 +71,17 @@ export const ADYEN_REFUSALS: Readonly<Record<string, AdyenRefusal>> = {
 const BY_REASON = new Map(Object.entries(ADYEN_REFUSALS).map(([code, refusal]) => [refusal.reason.toLowerCase(), { ...refusal, refusalReasonCode: code }]));
 
 /** Adyen's scheme names in additionalData.paymentMethod → ours. */
-const SCHEMES: Readonly<Record<string, string>> = { visa: 'VISA', mc: 'MASTERCARD', amex: 'AMEX', discover: 'DISCOVER', cup: 'CUP', jcb: 'JCB', diners: 'DINERS', maestro: 'MAESTRO', cartebancaire: 'CARTES_BANCAIRES' };
+const SCHEMES: Readonly<Record<string, string>> = {
+  visa: 'VISA',
+  mc: 'MASTERCARD',
+  amex: 'AMEX',
+  discover: 'DISCOVER',
+  cup: 'CUP',
+  jcb: 'JCB',
+  diners: 'DINERS',
+  maestro: 'MAESTRO',
+  cartebancaire: 'CARTES_BANCAIRES',
+};
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 

@@ -37,11 +37,15 @@ type Request = Omit<ProcessorHttpRequest, 'carries_card_data'>;
  */
 export function adyenDisputesBaseUrl(mode: Mode, accountBaseUrl: string | null): string {
   const own = accountBaseUrl?.replace(/\/+$/, '');
-  if (own && own !== ADYEN_TEST_BASE_URL && !/^https:\/\/[a-z0-9-]+-checkout-live\.adyenpayments\.com\/checkout$/i.test(own)) return `${own}${ADYEN_DISPUTES_PATH}`;
+  if (own && own !== ADYEN_TEST_BASE_URL && !/^https:\/\/[a-z0-9-]+-checkout-live\.adyenpayments\.com\/checkout$/i.test(own))
+    return `${own}${ADYEN_DISPUTES_PATH}`;
   return mode === 'test' ? ADYEN_DISPUTES_TEST_BASE_URL : ADYEN_DISPUTES_LIVE_BASE_URL;
 }
 
-const target = (credentials: AdyenCredentials, dispute: ProcessorDispute) => ({ disputePspReference: dispute.processor_reference, merchantAccountCode: credentials.merchant_account });
+const target = (credentials: AdyenCredentials, dispute: ProcessorDispute) => ({
+  disputePspReference: dispute.processor_reference,
+  merchantAccountCode: credentials.merchant_account,
+});
 
 export function toAdyenAcceptDisputeRequest(credentials: AdyenCredentials, dispute: ProcessorDispute): Request {
   return { method: 'POST', path: '/acceptDispute', headers: adyenHeaders(credentials, dispute.idempotency_key), body: target(credentials, dispute) };
@@ -49,13 +53,31 @@ export function toAdyenAcceptDisputeRequest(credentials: AdyenCredentials, dispu
 
 export function toAdyenSupplyDefenseDocumentRequest(credentials: AdyenCredentials, dispute: ProcessorDispute, evidence: DisputeEvidence): Request {
   const defenseDocuments = Object.entries(evidence.files).flatMap(([name, file]) =>
-    file ? [{ content: file.content.toString('base64'), contentType: file.content_type, defenseDocumentTypeCode: file.document_type ?? DEFAULT_DOCUMENT_TYPES[name as EvidenceFileField] ?? 'DefenseMaterial' }] : [],
+    file
+      ? [
+          {
+            content: file.content.toString('base64'),
+            contentType: file.content_type,
+            defenseDocumentTypeCode: file.document_type ?? DEFAULT_DOCUMENT_TYPES[name as EvidenceFileField] ?? 'DefenseMaterial',
+          },
+        ]
+      : [],
   );
-  return { method: 'POST', path: '/supplyDefenseDocument', headers: adyenHeaders(credentials, `${dispute.idempotency_key}:documents`), body: { defenseDocuments, ...target(credentials, dispute) } };
+  return {
+    method: 'POST',
+    path: '/supplyDefenseDocument',
+    headers: adyenHeaders(credentials, `${dispute.idempotency_key}:documents`),
+    body: { defenseDocuments, ...target(credentials, dispute) },
+  };
 }
 
 export function toAdyenDefendDisputeRequest(credentials: AdyenCredentials, dispute: ProcessorDispute, defenseReasonCode: string): Request {
-  return { method: 'POST', path: '/defendDispute', headers: adyenHeaders(credentials, dispute.idempotency_key), body: { defenseReasonCode, ...target(credentials, dispute) } };
+  return {
+    method: 'POST',
+    path: '/defendDispute',
+    headers: adyenHeaders(credentials, dispute.idempotency_key),
+    body: { defenseReasonCode, ...target(credentials, dispute) },
+  };
 }
 
 /** Adyen's answer: taken only when `disputeServiceResult.success` is true; its errorMessage (or a ServiceError's message) quoted. */
@@ -74,11 +96,21 @@ export function adyenDisputeOutcome(response: ProcessorHttpResponse): DisputeAct
  */
 export function adyenEvidenceUnsupported(evidence: DisputeEvidence): DisputeActionOutcome | null {
   const textField = Object.keys(evidence.text)[0];
-  if (textField) return { status: 'unsupported', field: `evidence.${textField}`, detail: 'Adyen takes defense documents only, no text: send it as a file (PDF, JPEG or TIFF).' };
+  if (textField)
+    return {
+      status: 'unsupported',
+      field: `evidence.${textField}`,
+      detail: 'Adyen takes defense documents only, no text: send it as a file (PDF, JPEG or TIFF).',
+    };
   const format = unsupportedFileType(evidence, 'Adyen', ADYEN_EVIDENCE_CONTENT_TYPES);
   if (format) return format;
   if (evidence.submit && !evidence.defense_reason_code) {
-    return { status: 'unsupported', field: 'defense_reason_code', detail: 'Adyen defends a dispute with a defense reason code (such as SupplyDefenseMaterial; its retrieveApplicableDefenseReasons lists those of the dispute): give defense_reason_code.' };
+    return {
+      status: 'unsupported',
+      field: 'defense_reason_code',
+      detail:
+        'Adyen defends a dispute with a defense reason code (such as SupplyDefenseMaterial; its retrieveApplicableDefenseReasons lists those of the dispute): give defense_reason_code.',
+    };
   }
   return null;
 }

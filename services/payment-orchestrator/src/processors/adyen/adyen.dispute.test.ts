@@ -60,16 +60,34 @@ describe('Adyen dispute notifications', () => {
   // calls them TC40 and Mastercard … SAFE. These are informational notifications": its example names the payment by
   // merchantReference and originalReference, the fraud type in `reason`, additionalData.nofReasonCode and nofSchemeCode.
   it('when NOTIFICATION_OF_FRAUD arrives, then it is no dispute but an early fraud warning named by its own pspReference, its type from the reason', () => {
-    const fraud = { ...item('NOTIFICATION_OF_FRAUD'), reason: 'Fraudulent Use of Account Number', additionalData: { hmacSignature: 'x', nofReasonCode: '6', nofSchemeCode: 'visa' } };
+    const fraud = {
+      ...item('NOTIFICATION_OF_FRAUD'),
+      reason: 'Fraudulent Use of Account Number',
+      additionalData: { hmacSignature: 'x', nofReasonCode: '6', nofSchemeCode: 'visa' },
+    };
     expect(adyenDisputeSignal(fraud)).toBeNull();
     expect(ADYEN_DISPUTE_EVENT_CODES).not.toContain('NOTIFICATION_OF_FRAUD');
-    expect(adyenFraudWarningSignal(fraud)).toEqual({ processor_reference: 'DSP9TQ4HRL5N8C3X', payment_reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', fraud_type: 'unauthorized_use_of_card', actionable: null });
+    expect(adyenFraudWarningSignal(fraud)).toEqual({
+      processor_reference: 'DSP9TQ4HRL5N8C3X',
+      payment_reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      fraud_type: 'unauthorized_use_of_card',
+      actionable: null,
+    });
     expect(adyenFraudWarningSignal({ ...fraud, reason: 'Card Reported Lost' })!.fraud_type).toBe('made_with_lost_card');
     expect(adyenFraudWarningSignal(item('NOTIFICATION_OF_CHARGEBACK'))).toBeNull();
   });
 
   it('when any other event arrives, then it is no dispute', () => {
     for (const code of ['AUTHORISATION', 'CAPTURE', 'CAPTURE_FAILED', 'REFUND', 'CANCELLATION']) expect(adyenDisputeSignal(item(code))).toBeNull();
-    expect(ADYEN_DISPUTE_EVENT_CODES).toEqual(expect.arrayContaining(['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'SECOND_CHARGEBACK', 'PREARBITRATION_WON', 'PREARBITRATION_LOST']));
+    expect(ADYEN_DISPUTE_EVENT_CODES).toEqual(
+      expect.arrayContaining([
+        'NOTIFICATION_OF_CHARGEBACK',
+        'CHARGEBACK',
+        'CHARGEBACK_REVERSED',
+        'SECOND_CHARGEBACK',
+        'PREARBITRATION_WON',
+        'PREARBITRATION_LOST',
+      ]),
+    );
   });
 });

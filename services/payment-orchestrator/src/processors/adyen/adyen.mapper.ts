@@ -1,7 +1,16 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import { adyenDecline, adyenIssuerCountry, adyenRefusalOf } from './adyen.declines';
 import type { RefundReason } from '../../domain/refunds/refund';
-import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import {
+  CARD_PLACEHOLDERS,
+  field,
+  isMerchantInitiated,
+  text,
+  transportOutcome,
+  type AuthorizationInput,
+  type ProcessorHttpRequest,
+  type ProcessorHttpResponse,
+} from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
 import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { adyenAmounts } from './adyen.amounts';
@@ -10,9 +19,15 @@ import { adyenAmounts } from './adyen.amounts';
 export const ADYEN_API_VERSION = 'v69';
 
 /** The API's amount (ISO minor units) as Adyen's amount object: the one conversion of every request (adyen.amounts.ts). */
-const adyenAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>) => ({ currency: payment.currency_code, value: toProcessorAmount(adyenAmounts, payment.amount, payment.currency_code) });
+const adyenAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>) => ({
+  currency: payment.currency_code,
+  value: toProcessorAmount(adyenAmounts, payment.amount, payment.currency_code),
+});
 
-type StoredCredentialFields = { shopperInteraction: 'Ecommerce' | 'ContAuth'; recurringProcessingModel?: 'CardOnFile' | 'Subscription' | 'UnscheduledCardOnFile' };
+type StoredCredentialFields = {
+  shopperInteraction: 'Ecommerce' | 'ContAuth';
+  recurringProcessingModel?: 'CardOnFile' | 'Subscription' | 'UnscheduledCardOnFile';
+};
 
 /**
  * The stored-credential fields, per Adyen's rules for card details stored with a third party (the vault):
@@ -53,7 +68,7 @@ export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: 
   if (payment.capture_mode === 'manual') additionalData.manualCapture = 'true';
   if (merchantInitiated) {
     // The connection answers processor_configuration before mapping (adyenConfigurationProblem); reaching here without one is a bug.
-    if (!payment.network_transaction_reference) throw new Error('A merchant-initiated Adyen payment needs the initial payment\'s networkTxReference');
+    if (!payment.network_transaction_reference) throw new Error("A merchant-initiated Adyen payment needs the initial payment's networkTxReference");
     additionalData.networkTxReference = payment.network_transaction_reference;
   }
   const paymentMethod: Record<string, string> = {
@@ -112,7 +127,8 @@ export function fromAdyenCancelResponse(response: ProcessorHttpResponse): StepOu
   const transport = transportOutcome(response.status);
   if (transport) return transport;
   const pspReference = text(field(response.body, 'pspReference'));
-  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  if (field(response.body, 'status') !== 'received' || !pspReference)
+    return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'succeeded', processor_reference: pspReference };
 }
 
@@ -131,7 +147,12 @@ export function fromAdyenPaymentResponse(response: ProcessorHttpResponse): StepO
       if (!pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
       const networkTxReference = text(field(field(response.body, 'additionalData'), 'networkTxReference'));
       const country = adyenIssuerCountry(response.body);
-      return { status: 'succeeded', processor_reference: pspReference, network_transaction_reference: networkTxReference, ...(country ? { issuer_country: country } : {}) };
+      return {
+        status: 'succeeded',
+        processor_reference: pspReference,
+        network_transaction_reference: networkTxReference,
+        ...(country ? { issuer_country: country } : {}),
+      };
     }
     case 'Refused': {
       // The refusal normalised (adyen.declines.ts): its category, Adyen's code and words, the scheme's advice.
@@ -157,7 +178,8 @@ export function fromAdyenCaptureResponse(response: ProcessorHttpResponse): Captu
   const transport = transportOutcome(response.status);
   if (transport) return transport;
   const pspReference = text(field(response.body, 'pspReference'));
-  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  if (field(response.body, 'status') !== 'received' || !pspReference)
+    return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
 }
 
@@ -168,8 +190,15 @@ export function fromAdyenCaptureResponse(response: ProcessorHttpResponse): Captu
  * configuration, not a passing error, so it fails at once (`processor_configuration`) and is not retried
  * or sent to a fallback account. Pure; null when there is no problem.
  */
-export function adyenConfigurationProblem(payment: Pick<ProcessorPayment, 'use_case' | 'network_transaction_reference'>, outcome?: StepOutcome): StepOutcome | null {
-  const problem: StepOutcome = { status: 'failed', failure_reason: 'processor_configuration', processor_reference: outcome && outcome.status !== 'error' ? outcome.processor_reference : null };
+export function adyenConfigurationProblem(
+  payment: Pick<ProcessorPayment, 'use_case' | 'network_transaction_reference'>,
+  outcome?: StepOutcome,
+): StepOutcome | null {
+  const problem: StepOutcome = {
+    status: 'failed',
+    failure_reason: 'processor_configuration',
+    processor_reference: outcome && outcome.status !== 'error' ? outcome.processor_reference : null,
+  };
   // A subsequent payment on credentials whose initial payment came back without the reference.
   if (!outcome) return isMerchantInitiated(payment.use_case) && !payment.network_transaction_reference ? problem : null;
   const initial = payment.use_case === 'RECURRING' || payment.use_case === 'UNSCHEDULED';
@@ -184,7 +213,13 @@ const ADYEN_REFUND_REASONS: Record<RefundReason, string> = { requested_by_custom
  * `reference` the refund's id (Adyen's notifications name it as merchantReference), the idempotency key
  * the refund's own.
  */
-export function toAdyenRefundRequest(payment: ProcessorPayment, credentials: AdyenCredentials, pspReference: string, refundId: string, reason: RefundReason | null): ProcessorHttpRequest {
+export function toAdyenRefundRequest(
+  payment: ProcessorPayment,
+  credentials: AdyenCredentials,
+  pspReference: string,
+  refundId: string,
+  reason: RefundReason | null,
+): ProcessorHttpRequest {
   return {
     method: 'POST',
     path: `/${ADYEN_API_VERSION}/payments/${encodeURIComponent(pspReference)}/refunds`,
@@ -207,7 +242,8 @@ export function fromAdyenRefundResponse(response: ProcessorHttpResponse): Refund
   const transport = transportOutcome(response.status);
   if (transport) return transport;
   const pspReference = text(field(response.body, 'pspReference'));
-  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  if (field(response.body, 'status') !== 'received' || !pspReference)
+    return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
 }
 

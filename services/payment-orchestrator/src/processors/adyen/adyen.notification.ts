@@ -76,27 +76,95 @@ export function fromAdyenNotificationItem(item: AdyenNotificationItem): Processo
     case 'AUTHORISATION':
       return success
         ? { kind: 'authorization_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.pspReference }
-        : { kind: 'authorization_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.pspReference, failure_reason: adyenFailureReason(item.reason) };
+        : {
+            kind: 'authorization_failed',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.pspReference,
+            failure_reason: adyenFailureReason(item.reason),
+          };
     case 'CAPTURE':
       return success
-        ? { kind: 'capture_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: adyenItemAmount(item) }
-        : { kind: 'capture_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'capture_failed' };
+        ? {
+            kind: 'capture_succeeded',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+            amount: adyenItemAmount(item),
+          }
+        : {
+            kind: 'capture_failed',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+            failure_reason: 'capture_failed',
+          };
     case 'CAPTURE_FAILED':
-      return { kind: 'capture_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'capture_failed' };
+      return {
+        kind: 'capture_failed',
+        dedupe_key,
+        payment_reference: item.merchantReference,
+        processor_reference: item.originalReference ?? '',
+        capture_reference: item.pspReference,
+        failure_reason: 'capture_failed',
+      };
     // A refund names the refund by merchantReference (the refund id we sent) and by its own pspReference.
     case 'REFUND':
       return success
-        ? { kind: 'refund_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: adyenItemAmount(item) }
-        : { kind: 'refund_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'refund_failed' };
+        ? {
+            kind: 'refund_succeeded',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+            amount: adyenItemAmount(item),
+          }
+        : {
+            kind: 'refund_failed',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+            failure_reason: 'refund_failed',
+          };
     case 'REFUND_FAILED':
-      return { kind: 'refund_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'refund_failed' };
+      return {
+        kind: 'refund_failed',
+        dedupe_key,
+        payment_reference: item.merchantReference,
+        processor_reference: item.originalReference ?? '',
+        capture_reference: item.pspReference,
+        failure_reason: 'refund_failed',
+      };
     case 'REFUNDED_REVERSED':
-      return { kind: 'refund_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'refund_reversed' };
+      return {
+        kind: 'refund_failed',
+        dedupe_key,
+        payment_reference: item.merchantReference,
+        processor_reference: item.originalReference ?? '',
+        capture_reference: item.pspReference,
+        failure_reason: 'refund_reversed',
+      };
     // A cancel names the payment (our reference) and the authorisation it released (originalReference).
     case 'CANCELLATION':
       return success
-        ? { kind: 'void_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference }
-        : { kind: 'void_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'void_failed' };
+        ? {
+            kind: 'void_succeeded',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+          }
+        : {
+            kind: 'void_failed',
+            dedupe_key,
+            payment_reference: item.merchantReference,
+            processor_reference: item.originalReference ?? '',
+            capture_reference: item.pspReference,
+            failure_reason: 'void_failed',
+          };
     default:
       return { kind: 'ignored', dedupe_key, event_type: item.eventCode };
   }

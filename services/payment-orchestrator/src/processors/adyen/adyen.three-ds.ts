@@ -97,7 +97,8 @@ function adyenRedirect(body: unknown): RedirectAction | null {
   const method = String(field(action, 'method') ?? 'GET').toUpperCase() === 'POST' ? 'POST' : 'GET';
   const data = field(action, 'data');
   const formData: Record<string, string> = {};
-  if (method === 'POST' && typeof data === 'object' && data !== null) for (const [name, member] of Object.entries(data)) if (typeof member === 'string') formData[name] = member;
+  if (method === 'POST' && typeof data === 'object' && data !== null)
+    for (const [name, member] of Object.entries(data)) if (typeof member === 'string') formData[name] = member;
   return { type: 'redirect', url, method, data: formData };
 }
 
@@ -113,7 +114,8 @@ export const ADYEN_RETURN_PARAMETERS = ['redirectResult'];
 export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): AuthorizationOutcome {
   const redirect = response.status === 200 ? adyenRedirect(response.body) : null;
   if (redirect) return actionRequired(redirect, null, {}, ADYEN_RETURN_PARAMETERS);
-  if (field(response.body, 'resultCode') === 'RedirectShopper') return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
+  if (field(response.body, 'resultCode') === 'RedirectShopper')
+    return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
   const outcome = fromAdyenPaymentResponse(response);
   const authentication = response.status === 200 ? adyenAuthentication(response.body) : null;
   return outcome.status === 'error' || !authentication ? outcome : { ...outcome, authentication };
@@ -126,7 +128,11 @@ export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): Autho
  */
 export function withoutAuthenticationUnderOff(outcome: AuthorizationOutcome, threeDs: ConsumerAuthentication['three_ds'] | undefined): AuthorizationOutcome {
   if (threeDs !== 'off' || outcome.status !== 'failed' || outcome.failure_reason !== AUTHENTICATION_FAILURES.failed) return outcome;
-  return { ...outcome, failure_reason: AUTHENTICATION_FAILURES.required, ...(outcome.decline ? { decline: { ...outcome.decline, category: 'authentication_required', code: AUTHENTICATION_FAILURES.required } } : {}) };
+  return {
+    ...outcome,
+    failure_reason: AUTHENTICATION_FAILURES.required,
+    ...(outcome.decline ? { decline: { ...outcome.decline, category: 'authentication_required', code: AUTHENTICATION_FAILURES.required } } : {}),
+  };
 }
 
 /**
@@ -134,7 +140,11 @@ export function withoutAuthenticationUnderOff(outcome: AuthorizationOutcome, thr
  * when the return carries none (the consumer came back some other way: nothing to send). No card data:
  * it goes through egress, not the forwarder.
  */
-export function toAdyenPaymentDetailsRequest(credentials: AdyenCredentials, idempotencyKey: string, returnParameters: Record<string, string>): ProcessorHttpRequest | null {
+export function toAdyenPaymentDetailsRequest(
+  credentials: AdyenCredentials,
+  idempotencyKey: string,
+  returnParameters: Record<string, string>,
+): ProcessorHttpRequest | null {
   const redirectResult = returnParameters.redirectResult;
   if (typeof redirectResult !== 'string' || redirectResult === '' || redirectResult.length > 20_000) return null;
   return {

@@ -68,14 +68,26 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
         // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself, and
         // the payment counts as authorized until its CAPTURE notification confirms it (CAPTURE_FAILED fails it).
         if (authorizationInput(payment).capture_mode === 'automatic') {
-          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+          return (
+            (await context.captureSettlement?.(authorizationReference)) ?? {
+              status: 'pending',
+              processor_reference: authorizationReference,
+              poll_after_ms: ADYEN_CAPTURE_RECHECK_MS,
+            }
+          );
         }
         const request = toAdyenCaptureRequest(payment, options.credentials, authorizationReference);
         return fromAdyenCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },
       // Adyen has no capture status to ask for: the CAPTURE / CAPTURE_FAILED notification settles it.
       async captureStatus(_payment, captureReference) {
-        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+        return (
+          (await context.captureSettlement?.(captureReference)) ?? {
+            status: 'pending',
+            processor_reference: captureReference,
+            poll_after_ms: ADYEN_CAPTURE_RECHECK_MS,
+          }
+        );
       },
       // With multiple partial captures Adyen keeps what the final capture left: it is canceled (/cancels), as after partial captures a cancel does.
       ...(multiplePartialCaptures ? { releaseRemainder: cancel } : {}),
@@ -84,10 +96,23 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
       settlesByNotification: true,
       async refund(payment, pspReference, refundId) {
         if (!pspReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        return fromAdyenRefundResponse(await sendMapped(transport, baseUrl, payment, toAdyenRefundRequest(payment, options.credentials, pspReference, refundId, payment.refund_reason ?? null)));
+        return fromAdyenRefundResponse(
+          await sendMapped(
+            transport,
+            baseUrl,
+            payment,
+            toAdyenRefundRequest(payment, options.credentials, pspReference, refundId, payment.refund_reason ?? null),
+          ),
+        );
       },
       async refundStatus(_payment, refundReference) {
-        return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
+        return (
+          (await context.refundSettlement?.(refundReference)) ?? {
+            status: 'pending',
+            processor_reference: refundReference,
+            poll_after_ms: ADYEN_REFUND_RECHECK_MS,
+          }
+        );
       },
       async acceptDispute(dispute) {
         return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenAcceptDisputeRequest(options.credentials, dispute)));
@@ -97,10 +122,19 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
         const unsupported = adyenEvidenceUnsupported(evidence);
         if (unsupported) return unsupported;
         if (Object.keys(evidence.files).length > 0) {
-          const supplied = adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenSupplyDefenseDocumentRequest(options.credentials, dispute, evidence)));
+          const supplied = adyenDisputeOutcome(
+            await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenSupplyDefenseDocumentRequest(options.credentials, dispute, evidence)),
+          );
           if (supplied.status !== 'succeeded' || !evidence.submit) return supplied;
         }
-        return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenDefendDisputeRequest(options.credentials, dispute, evidence.defense_reason_code!)));
+        return adyenDisputeOutcome(
+          await sendWithoutCard(
+            transport,
+            options.mode,
+            disputesBaseUrl,
+            toAdyenDefendDisputeRequest(options.credentials, dispute, evidence.defense_reason_code!),
+          ),
+        );
       },
     };
   },

@@ -11,8 +11,14 @@ export const CHECKOUT_WEBHOOK_SECRET_MIN_LENGTH = 32;
 /** A Checkout.com account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts). */
 export const checkoutCredentialsSchema = z
   .object({
-    secret_key: z.string().regex(/^sk_[A-Za-z0-9_-]+$/, 'must be a Checkout.com secret key (sk_…)').max(512),
-    processing_channel_id: z.string().regex(/^pc_[a-z0-9]+$/, 'must be a processing channel id (pc_…)').max(64),
+    secret_key: z
+      .string()
+      .regex(/^sk_[A-Za-z0-9_-]+$/, 'must be a Checkout.com secret key (sk_…)')
+      .max(512),
+    processing_channel_id: z
+      .string()
+      .regex(/^pc_[a-z0-9]+$/, 'must be a processing channel id (pc_…)')
+      .max(64),
     /** The key webhooks are signed with (Cko-Signature). */
     webhook_secret: notificationSecret(z.string().max(512), CHECKOUT_WEBHOOK_SECRET_MIN_LENGTH, 'an HMAC-SHA256 signing key of 256 bits or more'),
   })

@@ -9,12 +9,24 @@ const actions = [
 
 describe('Checkout.com payment actions, read by the settlement sweep', () => {
   it('when the actions are asked for, then it is a GET of /payments/{id}/actions with the secret key and no body', () => {
-    expect(toCheckoutActionsRequest(credentials, 'pay_abc')).toEqual({ method: 'GET', path: '/payments/pay_abc/actions', headers: { authorization: 'Bearer sk_sbox_k' }, carries_card_data: false });
+    expect(toCheckoutActionsRequest(credentials, 'pay_abc')).toEqual({
+      method: 'GET',
+      path: '/payments/pay_abc/actions',
+      headers: { authorization: 'Bearer sk_sbox_k' },
+      carries_card_data: false,
+    });
   });
 
-  it('when the action with the id is approved, then it succeeded; when declined, then it failed with the kind\'s reason', () => {
-    expect(fromCheckoutActionsResponse({ status: 200, body: actions }, 'Capture', 'act_capture')).toEqual({ status: 'succeeded', processor_reference: 'act_capture' });
-    expect(fromCheckoutActionsResponse({ status: 200, body: actions }, 'Refund', 'act_refund')).toEqual({ status: 'failed', failure_reason: 'refund_failed', processor_reference: 'act_refund' });
+  it("when the action with the id is approved, then it succeeded; when declined, then it failed with the kind's reason", () => {
+    expect(fromCheckoutActionsResponse({ status: 200, body: actions }, 'Capture', 'act_capture')).toEqual({
+      status: 'succeeded',
+      processor_reference: 'act_capture',
+    });
+    expect(fromCheckoutActionsResponse({ status: 200, body: actions }, 'Refund', 'act_refund')).toEqual({
+      status: 'failed',
+      failure_reason: 'refund_failed',
+      processor_reference: 'act_refund',
+    });
   });
 
   it('when no action id is known (an automatic capture), then the newest action of the kind decides; when none is listed, then null (still pending)', () => {

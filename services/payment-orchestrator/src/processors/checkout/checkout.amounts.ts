@@ -14,7 +14,14 @@ const LAST_DIGIT_ZERO = 'Checkout.com needs the last digit of amounts divided by
 export const checkoutAmounts: ProcessorAmounts = {
   processor: 'Checkout.com',
   // Its two lists as the page gives them; every other currency is divided by 100, which differs from ISO 4217 for CLP, UYI, CLF and UYW.
-  exponents: { CLP: 2, UYI: 2, CLF: 2, UYW: 2, ...Object.fromEntries(FULL_AMOUNT.map((code) => [code, 0])), ...Object.fromEntries(DIVIDED_BY_1000.map((code) => [code, 3])) },
+  exponents: {
+    CLP: 2,
+    UYI: 2,
+    CLF: 2,
+    UYW: 2,
+    ...Object.fromEntries(FULL_AMOUNT.map((code) => [code, 0])),
+    ...Object.fromEntries(DIVIDED_BY_1000.map((code) => [code, 3])),
+  },
   steps: Object.fromEntries(DIVIDED_BY_1000.map((code) => [code, { of: 10, rule: LAST_DIGIT_ZERO }])),
   minimumCharges: {},
   maximumValues: { default: 999_999_999, rule: 'Checkout.com takes amount values of at most nine digits' },

@@ -9,7 +9,11 @@ import { checkoutThreeDsFields, fromCheckoutPaymentLookup, fromCheckoutThreeDsPa
  * redirect URLs beside the card placeholders) may answer 202 Pending; the consumer's return is settled by
  * `GET /payments/{cko-session-id}` (through egress: no card data).
  */
-export function checkoutAuthorization(transport: ProcessorTransport, baseUrl: string, credentials: CheckoutCredentials): Pick<ProcessorConnection, 'authorize' | 'resumeAuthorization'> {
+export function checkoutAuthorization(
+  transport: ProcessorTransport,
+  baseUrl: string,
+  credentials: CheckoutCredentials,
+): Pick<ProcessorConnection, 'authorize' | 'resumeAuthorization'> {
   return {
     async authorize(payment) {
       const input = authorizationInput(payment);

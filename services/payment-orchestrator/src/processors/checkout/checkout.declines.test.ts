@@ -160,23 +160,33 @@ const LISTED: Array<[code: string, category: string, ours: string, retryable: bo
   ['42101', 'suspected_fraud', 'risk_blocked', false],
 ];
 
-const declined = (response_code: string, extra: Record<string, unknown> = {}) => ({ status: 201, body: { id: 'pay_3', approved: false, status: 'Declined', response_code, response_summary: 'As Checkout.com words it', ...extra } });
+const declined = (response_code: string, extra: Record<string, unknown> = {}) => ({
+  status: 201,
+  body: { id: 'pay_3', approved: false, status: 'Declined', response_code, response_summary: 'As Checkout.com words it', ...extra },
+});
 
-describe('Checkout.com\'s response codes', () => {
-  it('when the table is compared with Checkout.com\'s list, then it holds every listed code and no other', () => {
+describe("Checkout.com's response codes", () => {
+  it("when the table is compared with Checkout.com's list, then it holds every listed code and no other", () => {
     expect(Object.keys(CHECKOUT_RESPONSE_CODES).sort()).toEqual(LISTED.map(([code]) => code).sort());
   });
 
-  it.each(LISTED)('when Checkout.com declines with %s, then the decline is %s, code %s, retryable %s, with its code and summary', (code, category, ours, retryable) => {
-    expect(fromCheckoutPaymentResponse(declined(code))).toEqual({
-      status: 'failed',
-      failure_reason: ours,
-      processor_reference: 'pay_3',
-      decline: { category, code: ours, processor_code: code, processor_message: 'As Checkout.com words it', advice_code: null, retryable },
-    });
-  });
+  it.each(LISTED)(
+    'when Checkout.com declines with %s, then the decline is %s, code %s, retryable %s, with its code and summary',
+    (code, category, ours, retryable) => {
+      expect(fromCheckoutPaymentResponse(declined(code))).toEqual({
+        status: 'failed',
+        failure_reason: ours,
+        processor_reference: 'pay_3',
+        decline: { category, code: ours, processor_code: code, processor_message: 'As Checkout.com words it', advice_code: null, retryable },
+      });
+    },
+  );
 
-  it.each([['20999', 'do_not_honor', true], ['30999', 'do_not_honor', false], ['49999', 'suspected_fraud', false]] as const)('when a code is not listed (%s), then its range decides: %s, retryable %s', (code, category, retryable) => {
+  it.each([
+    ['20999', 'do_not_honor', true],
+    ['30999', 'do_not_honor', false],
+    ['49999', 'suspected_fraud', false],
+  ] as const)('when a code is not listed (%s), then its range decides: %s, retryable %s', (code, category, retryable) => {
     expect(checkoutDecline({ response_code: code })).toMatchObject({ category, retryable, processor_message: null });
   });
 
@@ -186,19 +196,30 @@ describe('Checkout.com\'s response codes', () => {
     [{ recommendation_code: '01' }, '01', true],
     [{ partner_merchant_advice_code: '21', recommendation_code: '02' }, '21', false],
     [{ partner_merchant_advice_code: '24' }, '24', true],
-  ])('when the payment\'s processing carries %j, then the advice is %s and the decline retryable is %s', (processing, advice, retryable) => {
+  ])("when the payment's processing carries %j, then the advice is %s and the decline retryable is %s", (processing, advice, retryable) => {
     expect(checkoutDecline({ response_code: '20005', processing })).toMatchObject({ advice_code: advice, retryable });
   });
 
-  it.each([['Visa', '20057', false], ['Visa', '20051', true], ['Visa', '20012', false], ['Mastercard', '20057', true]] as const)('when a %s card is declined with %s, then Visa\'s category 1 decides whether it is retried (%s)', (scheme, code, retryable) => {
+  it.each([
+    ['Visa', '20057', false],
+    ['Visa', '20051', true],
+    ['Visa', '20012', false],
+    ['Mastercard', '20057', true],
+  ] as const)("when a %s card is declined with %s, then Visa's category 1 decides whether it is retried (%s)", (scheme, code, retryable) => {
     expect(checkoutDecline({ response_code: code, source: { scheme } }).retryable).toBe(retryable);
   });
 
-  it('when the scheme\'s raw code (partner_response_code) is a Visa category 1 code, then it decides over Checkout.com\'s own code', () => {
+  it("when the scheme's raw code (partner_response_code) is a Visa category 1 code, then it decides over Checkout.com's own code", () => {
     expect(checkoutDecline({ response_code: '20005', source: { scheme: 'Visa' }, processing: { partner_response_code: '46' } }).retryable).toBe(false);
   });
 
-  it.each([['20051', '51'], ['200R1', 'R1'], ['30041', '41'], ['20154', null], ['40101', null]] as const)('when the code is %s, then the scheme\'s code inside it is %s', (code, network) => {
+  it.each([
+    ['20051', '51'],
+    ['200R1', 'R1'],
+    ['30041', '41'],
+    ['20154', null],
+    ['40101', null],
+  ] as const)("when the code is %s, then the scheme's code inside it is %s", (code, network) => {
     expect(networkCodeOf(code)).toBe(network);
   });
 

@@ -222,7 +222,10 @@ export function checkoutDecline(body: unknown, responseCode: unknown = member(bo
     processor_message: text(member(body, 'response_summary')) ?? entry.summary,
     // Mastercard's own advice first; Checkout.com's recommendation (its reading of Visa's categories and the MAC) otherwise.
     advice_code: mac ?? recommendation,
-    scheme_forbids_retry: entry.hard || entry.code === 'authorization_revoked' || visaForbidsRetry(scheme, text(member(processing, 'partner_response_code')) ?? networkCodeOf(code)),
+    scheme_forbids_retry:
+      entry.hard ||
+      entry.code === 'authorization_revoked' ||
+      visaForbidsRetry(scheme, text(member(processing, 'partner_response_code')) ?? networkCodeOf(code)),
   });
 }
 

@@ -111,21 +111,35 @@ export function checkoutEvidenceUnsupported(evidence: DisputeEvidence): DisputeA
   for (const name of Object.keys(evidence.files)) {
     const category = FILE_CATEGORIES[name as EvidenceFileField];
     const earlier = taken.get(category);
-    if (earlier) return { status: 'unsupported', field: `evidence.${name}`, detail: `Checkout.com takes one file for ${category}, and evidence.${earlier} is that file already: combine them into one document.` };
+    if (earlier)
+      return {
+        status: 'unsupported',
+        field: `evidence.${name}`,
+        detail: `Checkout.com takes one file for ${category}, and evidence.${earlier} is that file already: combine them into one document.`,
+      };
     taken.set(category, name);
   }
   for (const [category, { text: joined, fields, lengths }] of categoryTexts(evidence)) {
     if (joined.length > CHECKOUT_EVIDENCE_TEXT_MAX) {
       // The field that takes the category's text over the limit.
       const over = fields[lengths.findIndex((length) => length > CHECKOUT_EVIDENCE_TEXT_MAX)]!;
-      return { status: 'unsupported', field: over, detail: `Checkout.com takes at most ${CHECKOUT_EVIDENCE_TEXT_MAX} characters of text for ${category}; ${fields.join(', ')} make ${joined.length}. Send the rest as a file.` };
+      return {
+        status: 'unsupported',
+        field: over,
+        detail: `Checkout.com takes at most ${CHECKOUT_EVIDENCE_TEXT_MAX} characters of text for ${category}; ${fields.join(', ')} make ${joined.length}. Send the rest as a file.`,
+      };
     }
   }
   return null;
 }
 
 /** `PUT /disputes/{id}/evidence`: the uploaded files and the texts by category (ProvideEvidenceRequest). */
-export function toCheckoutProvideEvidenceRequest(credentials: CheckoutCredentials, dispute: ProcessorDispute, evidence: DisputeEvidence, fileIds: Partial<Record<EvidenceFileField, string>>): Request {
+export function toCheckoutProvideEvidenceRequest(
+  credentials: CheckoutCredentials,
+  dispute: ProcessorDispute,
+  evidence: DisputeEvidence,
+  fileIds: Partial<Record<EvidenceFileField, string>>,
+): Request {
   const body: Record<string, string> = {};
   for (const [name, id] of Object.entries(fileIds)) if (id) body[`${FILE_CATEGORIES[name as EvidenceFileField]}_file`] = id;
   for (const [category, { text: joined }] of categoryTexts(evidence)) body[`${category}_text`] = joined;

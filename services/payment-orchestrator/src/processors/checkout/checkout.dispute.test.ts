@@ -3,7 +3,16 @@ import { checkoutDisputeSignal } from './checkout.dispute';
 const webhook = (type: string, data: Record<string, unknown> = {}) => ({
   id: 'evt_1',
   type,
-  data: { id: 'dsp_rbhwd2qrg13uhrp2newf', category: 'fraudulent', amount: 999, currency: 'gbp', reason_code: '10.4', payment_id: 'pay_1', payment_reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', ...data },
+  data: {
+    id: 'dsp_rbhwd2qrg13uhrp2newf',
+    category: 'fraudulent',
+    amount: 999,
+    currency: 'gbp',
+    reason_code: '10.4',
+    payment_id: 'pay_1',
+    payment_reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+    ...data,
+  },
 });
 
 describe('Checkout.com dispute webhooks', () => {
@@ -37,12 +46,12 @@ describe('Checkout.com dispute webhooks', () => {
     expect(checkoutDisputeSignal(webhook(type))?.status).toBe(status);
   });
 
-  it('when the category is one of Checkout.com\'s, then the reason is the merchant\'s word for it', () => {
+  it("when the category is one of Checkout.com's, then the reason is the merchant's word for it", () => {
     expect(checkoutDisputeSignal(webhook('dispute_received', { category: 'product_service_not_received' }))?.reason).toBe('product_not_received');
     expect(checkoutDisputeSignal(webhook('dispute_received', { category: 'canceled_recurring' }))?.reason).toBe('subscription_canceled');
   });
 
-  it('when the webhook is a payment event or lacks the dispute\'s amount, then it is no dispute', () => {
+  it("when the webhook is a payment event or lacks the dispute's amount, then it is no dispute", () => {
     expect(checkoutDisputeSignal(webhook('payment_captured'))).toBeNull();
     expect(checkoutDisputeSignal({ type: 'dispute_received', data: { id: 'dsp_1' } })).toBeNull();
   });

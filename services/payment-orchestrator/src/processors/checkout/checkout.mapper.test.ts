@@ -13,14 +13,32 @@ import {
   toCheckoutVoidRequest,
 } from './checkout.mapper';
 
-const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-10123456789abcdefghijklmnopqrstu' };
+const credentials: CheckoutCredentials = {
+  secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e',
+  processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq',
+  webhook_secret: 'whsec-10123456789abcdefghijklmnopqrstu',
+};
 
 const input = authorizationInputOf;
 
-const consumerPresentSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', cvv: '{{ security_code }}', name: 'Ada Lovelace' };
+const consumerPresentSource = {
+  type: 'card',
+  number: '{{ account_number }}',
+  expiry_month: '{{ expiration_month }}',
+  expiry_year: '{{ expiration_year }}',
+  cvv: '{{ security_code }}',
+  name: 'Ada Lovelace',
+};
 /** A guest one-off: Checkout.com would store the card by default, so it is told not to. */
 const guestSource = { ...consumerPresentSource, store_for_future_use: false };
-const merchantInitiatedSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', name: 'Ada Lovelace', stored: true };
+const merchantInitiatedSource = {
+  type: 'card',
+  number: '{{ account_number }}',
+  expiry_month: '{{ expiration_month }}',
+  expiry_year: '{{ expiration_year }}',
+  name: 'Ada Lovelace',
+  stored: true,
+};
 const common = { amount: 1250, currency: 'EUR', reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq' };
 
 describe('Checkout.com POST /payments request', () => {
@@ -28,7 +46,11 @@ describe('Checkout.com POST /payments request', () => {
     expect(toCheckoutPaymentRequest(input(), credentials)).toEqual({
       method: 'POST',
       path: '/payments',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e',
+        'cko-idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization',
+      },
       body: { source: guestSource, ...common, capture: true },
       carries_card_data: true,
     });
@@ -39,36 +61,73 @@ describe('Checkout.com POST /payments request', () => {
   });
 
   it('when a one-off payment stores the card for COF payments (earlier rule 2), then it is a cardholder-initiated Regular payment with store_for_future_use true', () => {
-    expect(toCheckoutPaymentRequest(input({ stored_credential: 'storing' }), credentials).body).toEqual({ source: { ...consumerPresentSource, store_for_future_use: true }, ...common, capture: true, payment_type: 'Regular', merchant_initiated: false });
+    expect(toCheckoutPaymentRequest(input({ stored_credential: 'storing' }), credentials).body).toEqual({
+      source: { ...consumerPresentSource, store_for_future_use: true },
+      ...common,
+      capture: true,
+      payment_type: 'Regular',
+      merchant_initiated: false,
+    });
   });
 
   it('when a one-off payment pays with a stored card (earlier rule 3), then it is a cardholder-initiated Regular payment with source.stored true and the cvv, without previous_payment_id', () => {
-    expect(toCheckoutPaymentRequest(input({ stored_credential: 'stored' }), credentials).body).toEqual({ source: { ...consumerPresentSource, stored: true }, ...common, capture: true, payment_type: 'Regular', merchant_initiated: false });
+    expect(toCheckoutPaymentRequest(input({ stored_credential: 'stored' }), credentials).body).toEqual({
+      source: { ...consumerPresentSource, stored: true },
+      ...common,
+      capture: true,
+      payment_type: 'Regular',
+      merchant_initiated: false,
+    });
   });
 
   it.each([
     ['RECURRING', 'Recurring'],
     ['UNSCHEDULED', 'Unscheduled'],
-  ] as const)('when an initial %s payment is made from a stored card (earlier rule 5), then it is %s, cardholder-initiated, with source.stored true', (use_case, payment_type) => {
-    expect(toCheckoutPaymentRequest(input({ use_case, stored_credential: 'stored' }), credentials).body).toEqual({
-      source: { ...consumerPresentSource, stored: true },
+  ] as const)(
+    'when an initial %s payment is made from a stored card (earlier rule 5), then it is %s, cardholder-initiated, with source.stored true',
+    (use_case, payment_type) => {
+      expect(toCheckoutPaymentRequest(input({ use_case, stored_credential: 'stored' }), credentials).body).toEqual({
+        source: { ...consumerPresentSource, stored: true },
+        ...common,
+        capture: true,
+        payment_type,
+        merchant_initiated: false,
+      });
+    },
+  );
+
+  it('when an initial recurring payment is mapped, then payment_type Recurring and merchant_initiated false', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'RECURRING', stored_credential: 'storing' }), credentials).body).toEqual({
+      source: consumerPresentSource,
       ...common,
       capture: true,
-      payment_type,
+      payment_type: 'Recurring',
       merchant_initiated: false,
     });
   });
 
-  it('when an initial recurring payment is mapped, then payment_type Recurring and merchant_initiated false', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'RECURRING', stored_credential: 'storing' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Recurring', merchant_initiated: false });
-  });
-
   it('when an initial unscheduled payment is mapped, then payment_type Unscheduled and merchant_initiated false', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'UNSCHEDULED', stored_credential: 'storing' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Unscheduled', merchant_initiated: false });
+    expect(toCheckoutPaymentRequest(input({ use_case: 'UNSCHEDULED', stored_credential: 'storing' }), credentials).body).toEqual({
+      source: consumerPresentSource,
+      ...common,
+      capture: true,
+      payment_type: 'Unscheduled',
+      merchant_initiated: false,
+    });
   });
 
   it('when a subsequent recurring payment is mapped, then merchant_initiated true, previous_payment_id the initial payment id, source.stored true, no cvv', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', initial_processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+    expect(
+      toCheckoutPaymentRequest(
+        input({
+          use_case: 'SUBSEQUENT_RECURRING',
+          stored_credential: 'stored',
+          initial_processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4',
+          network_transaction_reference: '483425347823432',
+        }),
+        credentials,
+      ).body,
+    ).toEqual({
       source: merchantInitiatedSource,
       ...common,
       capture: true,
@@ -79,7 +138,12 @@ describe('Checkout.com POST /payments request', () => {
   });
 
   it('when a subsequent unscheduled payment knows only the scheme_id, then previous_payment_id is the scheme_id', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', stored_credential: 'stored', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+    expect(
+      toCheckoutPaymentRequest(
+        input({ use_case: 'SUBSEQUENT_UNSCHEDULED', stored_credential: 'stored', network_transaction_reference: '483425347823432' }),
+        credentials,
+      ).body,
+    ).toEqual({
       source: merchantInitiatedSource,
       ...common,
       capture: true,
@@ -94,7 +158,9 @@ describe('Checkout.com POST /payments request', () => {
   });
 
   it('when the security code is gone and no name is known, then the source has neither cvv nor name', () => {
-    expect((toCheckoutPaymentRequest(input({ security_code_available: false, cardholder_name: null }), credentials).body as { source: unknown }).source).toEqual({
+    expect(
+      (toCheckoutPaymentRequest(input({ security_code_available: false, cardholder_name: null }), credentials).body as { source: unknown }).source,
+    ).toEqual({
       type: 'card',
       number: '{{ account_number }}',
       expiry_month: '{{ expiration_month }}',
@@ -106,12 +172,28 @@ describe('Checkout.com POST /payments request', () => {
 
 describe('Checkout.com POST /payments answer', () => {
   it('when Authorized and approved, then it succeeds with the payment id and the scheme_id', () => {
-    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_1', approved: true, status: 'Authorized', response_code: '10000', scheme_id: '483425347823432' } })).toEqual({
+    expect(
+      fromCheckoutPaymentResponse({
+        status: 201,
+        body: {
+          id: 'pay_mbabizu24mvu3mela5njyhpit4',
+          action_id: 'act_1',
+          approved: true,
+          status: 'Authorized',
+          response_code: '10000',
+          scheme_id: '483425347823432',
+        },
+      }),
+    ).toEqual({
       status: 'succeeded',
       processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4',
       network_transaction_reference: '483425347823432',
     });
-    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_2', approved: true, status: 'Captured' } })).toEqual({ status: 'succeeded', processor_reference: 'pay_2', network_transaction_reference: null });
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_2', approved: true, status: 'Captured' } })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'pay_2',
+      network_transaction_reference: null,
+    });
   });
 
   it.each([
@@ -122,15 +204,27 @@ describe('Checkout.com POST /payments answer', () => {
     ['20999', 'card_declined'],
   ])('when Declined with response code %s, then it fails with %s', (response_code, failure_reason) => {
     // The decline beside it is checkout.declines.test.ts's.
-    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_3', approved: false, status: 'Declined', response_code } })).toMatchObject({ status: 'failed', failure_reason, processor_reference: 'pay_3' });
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_3', approved: false, status: 'Declined', response_code } })).toMatchObject({
+      status: 'failed',
+      failure_reason,
+      processor_reference: 'pay_3',
+    });
   });
 
   it('when Pending (a 3-D Secure redirect), then it fails: no shopper session can complete it', () => {
-    expect(fromCheckoutPaymentResponse({ status: 202, body: { id: 'pay_4', status: 'Pending' } })).toEqual({ status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: 'pay_4' });
+    expect(fromCheckoutPaymentResponse({ status: 202, body: { id: 'pay_4', status: 'Pending' } })).toEqual({
+      status: 'failed',
+      failure_reason: 'processor_unexpected_result',
+      processor_reference: 'pay_4',
+    });
   });
 
   it('when Authorized is not approved, then the answer is invalid', () => {
-    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_5', status: 'Authorized', approved: false } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: 'pay_5' });
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_5', status: 'Authorized', approved: false } })).toEqual({
+      status: 'failed',
+      failure_reason: 'processor_invalid_response',
+      processor_reference: 'pay_5',
+    });
   });
 
   it.each([500, 502, 503, 429])('when the answer is HTTP %i, then it is a retryable processor error', (status) => {
@@ -139,7 +233,10 @@ describe('Checkout.com POST /payments answer', () => {
 
   it('when the key is refused or the request invalid (422), then it fails without a retry', () => {
     expect(fromCheckoutPaymentResponse({ status: 401, body: {} })).toMatchObject({ status: 'failed', failure_reason: 'processor_authentication_failed' });
-    expect(fromCheckoutPaymentResponse({ status: 422, body: { error_type: 'request_invalid', error_codes: ['card_number_invalid'] } })).toMatchObject({ status: 'failed', failure_reason: 'processor_request_rejected' });
+    expect(fromCheckoutPaymentResponse({ status: 422, body: { error_type: 'request_invalid', error_codes: ['card_number_invalid'] } })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'processor_request_rejected',
+    });
   });
 });
 
@@ -152,7 +249,11 @@ describe('Checkout.com captures', () => {
       body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'Final' },
       carries_card_data: false,
     });
-    expect(toCheckoutCaptureRequest(input(), credentials, 'pay_1', 700).body).toEqual({ amount: 700, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'Final' });
+    expect(toCheckoutCaptureRequest(input(), credentials, 'pay_1', 700).body).toEqual({
+      amount: 700,
+      reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      capture_type: 'Final',
+    });
   });
 
   /*
@@ -162,38 +263,56 @@ describe('Checkout.com captures', () => {
    * actions per payment).
    */
   it('when captures follow one another, then each but the last is capture_type NonFinal and the last Final', () => {
-    const body = (final: boolean) => toCheckoutCaptureRequest({ ...input(), capture: { sequence: 1, final, captured_before: 0, uncaptured_after: 500 } }, credentials, 'pay_1', 400).body;
+    const body = (final: boolean) =>
+      toCheckoutCaptureRequest({ ...input(), capture: { sequence: 1, final, captured_before: 0, uncaptured_after: 500 } }, credentials, 'pay_1', 400).body;
     expect(body(false)).toEqual({ amount: 400, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'NonFinal' });
     expect(body(true)).toMatchObject({ capture_type: 'Final' });
   });
 
   it('when Checkout.com accepts the capture (202 with an action_id), then it is pending until the webhook', () => {
-    expect(fromCheckoutCaptureResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'pending', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44', poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS });
+    expect(fromCheckoutCaptureResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({
+      status: 'pending',
+      processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44',
+      poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS,
+    });
     expect(fromCheckoutCaptureResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
     expect(fromCheckoutCaptureResponse({ status: 403, body: {} })).toMatchObject({ status: 'failed', failure_reason: 'processor_authentication_failed' });
   });
 });
 
 describe('Checkout.com voids (an authorization the payment does not use)', () => {
-  it('when a void is mapped, then it goes to /payments/{id}/voids with the payment as reference, the secret key and the void\'s own idempotency key', () => {
-    expect(toCheckoutVoidRequest({ ...input(), idempotency_key: 'p1:void:pay_mbabizu24mvu3mela5njyhpit4' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4')).toEqual({
+  it("when a void is mapped, then it goes to /payments/{id}/voids with the payment as reference, the secret key and the void's own idempotency key", () => {
+    expect(
+      toCheckoutVoidRequest({ ...input(), idempotency_key: 'p1:void:pay_mbabizu24mvu3mela5njyhpit4' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4'),
+    ).toEqual({
       method: 'POST',
       path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/voids',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': 'p1:void:pay_mbabizu24mvu3mela5njyhpit4' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e',
+        'cko-idempotency-key': 'p1:void:pay_mbabizu24mvu3mela5njyhpit4',
+      },
       body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
       carries_card_data: false,
     });
   });
 
   it('when Checkout.com answers 202 with an action id, then the void succeeded; a 503 is retryable; a 403 fails', () => {
-    expect(fromCheckoutVoidResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'succeeded', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44' });
+    expect(fromCheckoutVoidResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44',
+    });
     expect(fromCheckoutVoidResponse({ status: 503, body: null })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
-    expect(fromCheckoutVoidResponse({ status: 403, body: null })).toEqual({ status: 'failed', failure_reason: 'processor_authentication_failed', processor_reference: null });
+    expect(fromCheckoutVoidResponse({ status: 403, body: null })).toEqual({
+      status: 'failed',
+      failure_reason: 'processor_authentication_failed',
+      processor_reference: null,
+    });
   });
 });
 
 describe('Checkout.com refunds', () => {
-  it('when a refund is mapped, then it goes to /payments/{id}/refunds with the amount, the refund id as reference and the refund\'s Cko-Idempotency-Key, and no card data', () => {
+  it("when a refund is mapped, then it goes to /payments/{id}/refunds with the amount, the refund id as reference and the refund's Cko-Idempotency-Key, and no card data", () => {
     expect(toCheckoutRefundRequest({ ...input(), amount: 200, idempotency_key: 'p1:refund:r1' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4', 'r1')).toEqual({
       method: 'POST',
       path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/refunds',
@@ -204,9 +323,17 @@ describe('Checkout.com refunds', () => {
   });
 
   it('when Checkout.com answers 202 with an action_id, then the refund is pending until its webhook; a 503 is retryable; a 422 fails', () => {
-    expect(fromCheckoutRefundResponse({ status: 202, body: { action_id: 'act_r1', reference: 'r1' } })).toEqual({ status: 'pending', processor_reference: 'act_r1', poll_after_ms: CHECKOUT_REFUND_RECHECK_MS });
+    expect(fromCheckoutRefundResponse({ status: 202, body: { action_id: 'act_r1', reference: 'r1' } })).toEqual({
+      status: 'pending',
+      processor_reference: 'act_r1',
+      poll_after_ms: CHECKOUT_REFUND_RECHECK_MS,
+    });
     expect(fromCheckoutRefundResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
-    expect(fromCheckoutRefundResponse({ status: 422, body: { error_codes: ['refund_amount_exceeds_balance'] } })).toEqual({ status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null });
+    expect(fromCheckoutRefundResponse({ status: 422, body: { error_codes: ['refund_amount_exceeds_balance'] } })).toEqual({
+      status: 'failed',
+      failure_reason: 'processor_request_rejected',
+      processor_reference: null,
+    });
   });
 });
 

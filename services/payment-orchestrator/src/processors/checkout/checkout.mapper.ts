@@ -1,6 +1,15 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import { checkoutDecline, checkoutIssuerCountry } from './checkout.declines';
-import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import {
+  CARD_PLACEHOLDERS,
+  field,
+  isMerchantInitiated,
+  text,
+  transportOutcome,
+  type AuthorizationInput,
+  type ProcessorHttpRequest,
+  type ProcessorHttpResponse,
+} from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
@@ -93,12 +102,21 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
  * Checkout.com captures the whole authorized amount. `capture_type`: NonFinal keeps the rest of the
  * authorization for later captures; Final (Checkout.com's default, said explicitly) voids what is left.
  */
-export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, partialAmount: number | null): ProcessorHttpRequest {
+export function toCheckoutCaptureRequest(
+  payment: ProcessorPayment,
+  credentials: CheckoutCredentials,
+  paymentId: string,
+  partialAmount: number | null,
+): ProcessorHttpRequest {
   return {
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/captures`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }), reference: payment.payment_id, capture_type: payment.capture?.final === false ? 'NonFinal' : 'Final' },
+    body: {
+      ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }),
+      reference: payment.payment_id,
+      capture_type: payment.capture?.final === false ? 'NonFinal' : 'Final',
+    },
     carries_card_data: false,
   };
 }
@@ -135,7 +153,12 @@ export function fromCheckoutPaymentResponse(response: ProcessorHttpResponse): St
     case 'Authorized':
     case 'Captured':
       if (!id || field(response.body, 'approved') !== true) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: id };
-      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')), ...countryOf(response.body) };
+      return {
+        status: 'succeeded',
+        processor_reference: id,
+        network_transaction_reference: text(field(response.body, 'scheme_id')),
+        ...countryOf(response.body),
+      };
     case 'Declined': {
       // The decline normalised (checkout.declines.ts): its category, Checkout.com's code and summary, the scheme's advice.
       const decline = checkoutDecline(response.body);
@@ -169,7 +192,12 @@ export function fromCheckoutCaptureResponse(response: ProcessorHttpResponse): Ca
  * `POST /payments/{id}/refunds` (pure): the refund's amount, and the refund's id as `reference`; the
  * idempotency key (Cko-Idempotency-Key) is the refund's own.
  */
-export function toCheckoutRefundRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, refundId: string): ProcessorHttpRequest {
+export function toCheckoutRefundRequest(
+  payment: ProcessorPayment,
+  credentials: CheckoutCredentials,
+  paymentId: string,
+  refundId: string,
+): ProcessorHttpRequest {
   return {
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/refunds`,

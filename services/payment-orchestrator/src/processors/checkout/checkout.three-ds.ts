@@ -1,6 +1,14 @@
 import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment/authentication';
 import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
-import { field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import {
+  field,
+  isMerchantInitiated,
+  text,
+  transportOutcome,
+  type AuthorizationInput,
+  type ProcessorHttpRequest,
+  type ProcessorHttpResponse,
+} from '../processor-wire';
 import { actionRequired, redirectOfResume, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { CheckoutCredentials } from './checkout.account';
 import { fromCheckoutPaymentResponse } from './checkout.mapper';
@@ -37,10 +45,20 @@ export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: Con
   // allow_upgrade: false: Checkout.com would otherwise turn an issuer's SCA soft decline (20154) into a
   // 3-D Secure payment of its own (its "automated SCA soft decline retry"), which `off` does not run.
   if (consumer.three_ds === 'off') return { '3ds': { enabled: false, allow_upgrade: false } };
-  const challenge_indicator: CheckoutChallengeIndicator = consumer.first_of_series ? 'challenge_requested_mandate' : consumer.three_ds === 'always' ? 'challenge_requested' : 'no_preference';
-  if (consumer.return_url.length > CHECKOUT_REDIRECT_URL_MAX) throw new Error(`Checkout.com takes success_url and failure_url of at most ${CHECKOUT_REDIRECT_URL_MAX} characters`);
+  const challenge_indicator: CheckoutChallengeIndicator = consumer.first_of_series
+    ? 'challenge_requested_mandate'
+    : consumer.three_ds === 'always'
+      ? 'challenge_requested'
+      : 'no_preference';
+  if (consumer.return_url.length > CHECKOUT_REDIRECT_URL_MAX)
+    throw new Error(`Checkout.com takes success_url and failure_url of at most ${CHECKOUT_REDIRECT_URL_MAX} characters`);
   const paymentIp = consumer.browser?.ip_address;
-  return { '3ds': { enabled: true, challenge_indicator }, success_url: consumer.return_url, failure_url: consumer.return_url, ...(paymentIp ? { payment_ip: paymentIp } : {}) };
+  return {
+    '3ds': { enabled: true, challenge_indicator },
+    success_url: consumer.return_url,
+    failure_url: consumer.return_url,
+    ...(paymentIp ? { payment_ip: paymentIp } : {}),
+  };
 }
 
 /**
@@ -96,11 +114,20 @@ const CHECKOUT_PAYMENT_OR_SESSION_ID = /^(pay|sid)_\w{26}$/;
  * Checkout.com appended; without one (or one that is no session id), the payment's own id. Null when
  * neither is known. No card data: through egress.
  */
-export function toCheckoutPaymentLookup(credentials: CheckoutCredentials, returnParameters: Record<string, string>, paymentId: string | null): ProcessorHttpRequest | null {
+export function toCheckoutPaymentLookup(
+  credentials: CheckoutCredentials,
+  returnParameters: Record<string, string>,
+  paymentId: string | null,
+): ProcessorHttpRequest | null {
   const sessionId = returnParameters['cko-session-id'];
   const id = typeof sessionId === 'string' && CHECKOUT_PAYMENT_OR_SESSION_ID.test(sessionId) ? sessionId : paymentId;
   if (!id || !CHECKOUT_PAYMENT_OR_SESSION_ID.test(id)) return null;
-  return { method: 'GET', path: `/payments/${encodeURIComponent(id)}`, headers: { authorization: `Bearer ${credentials.secret_key}` }, carries_card_data: false };
+  return {
+    method: 'GET',
+    path: `/payments/${encodeURIComponent(id)}`,
+    headers: { authorization: `Bearer ${credentials.secret_key}` },
+    carries_card_data: false,
+  };
 }
 
 /** The response code of the payment's latest Authorization action (PaymentActionSummary), listed when asked by session id. */
@@ -136,7 +163,10 @@ export function fromCheckoutPaymentLookup(response: ProcessorHttpResponse, resum
     return withAuthentication({ status: 'failed', failure_reason: decline.code, processor_reference: id, decline }, authentication);
   }
   if (['Authorized', 'Captured', 'Card Verified', 'Partially Captured'].includes(String(status)) && field(response.body, 'approved') === true && id) {
-    return withAuthentication({ status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) }, authentication);
+    return withAuthentication(
+      { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) },
+      authentication,
+    );
   }
   return withAuthentication({ status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id }, authentication);
 }

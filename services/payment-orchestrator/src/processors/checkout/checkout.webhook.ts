@@ -46,23 +46,64 @@ export function fromCheckoutWebhook(body: unknown): ProcessorNotificationEvent |
     case 'payment_approved':
       return { kind: 'authorization_succeeded', dedupe_key, payment_reference, processor_reference: data.id };
     case 'payment_declined':
-      return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: checkoutFailureReason(data.response_code) };
+      return {
+        kind: 'authorization_failed',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        failure_reason: checkoutFailureReason(data.response_code),
+      };
     // The consumer failed the 3-D Secure challenge (response code 20151): the payment is declined without an authorization.
     case 'payment_authentication_failed':
       return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: 'authentication_failed' };
     case 'payment_captured':
-      return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: checkoutWebhookAmount(data) };
+      return {
+        kind: 'capture_succeeded',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        capture_reference: data.action_id ?? null,
+        amount: checkoutWebhookAmount(data),
+      };
     case 'payment_capture_declined':
-      return { kind: 'capture_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'capture_failed' };
+      return {
+        kind: 'capture_failed',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        capture_reference: data.action_id ?? null,
+        failure_reason: 'capture_failed',
+      };
     // A refund's action_id is the one its 202 answer gave (the refund's processor reference).
     case 'payment_refunded':
-      return { kind: 'refund_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: checkoutWebhookAmount(data) };
+      return {
+        kind: 'refund_succeeded',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        capture_reference: data.action_id ?? null,
+        amount: checkoutWebhookAmount(data),
+      };
     case 'payment_refund_declined':
-      return { kind: 'refund_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'refund_failed' };
+      return {
+        kind: 'refund_failed',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        capture_reference: data.action_id ?? null,
+        failure_reason: 'refund_failed',
+      };
     case 'payment_voided':
       return { kind: 'void_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null };
     case 'payment_void_declined':
-      return { kind: 'void_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'void_failed' };
+      return {
+        kind: 'void_failed',
+        dedupe_key,
+        payment_reference,
+        processor_reference: data.id,
+        capture_reference: data.action_id ?? null,
+        failure_reason: 'void_failed',
+      };
     default:
       return { kind: 'ignored', dedupe_key, event_type: type };
   }

@@ -67,7 +67,13 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
         // An automatic-capture flow sent capture: true: Checkout.com captures by itself and says so by webhook.
         // Its webhook may already be in (it can overtake the authorization's answer).
         if (authorizationInput(payment).capture_mode === 'automatic') {
-          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+          return (
+            (await context.captureSettlement?.(authorizationReference)) ?? {
+              status: 'pending',
+              processor_reference: authorizationReference,
+              poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS,
+            }
+          );
         }
         // The amount is always sent (the engine gives the amount to capture): the same as no amount for a full capture.
         const request = toCheckoutCaptureRequest(payment, options.credentials, authorizationReference, payment.amount);
@@ -79,7 +85,11 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
         const notified = await context.captureSettlement?.(captureReference);
         if (notified) return notified;
         const paymentReference = payment.authorization_reference ?? captureReference;
-        const swept = await settleAction(payment, { kind: 'capture', payment_reference: paymentReference, action_reference: captureReference === paymentReference ? null : captureReference });
+        const swept = await settleAction(payment, {
+          kind: 'capture',
+          payment_reference: paymentReference,
+          action_reference: captureReference === paymentReference ? null : captureReference,
+        });
         return swept ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
       },
       settleAction,
@@ -90,13 +100,17 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
       settlesByNotification: true,
       async refund(payment, paymentId, refundId) {
         if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
+        return fromCheckoutRefundResponse(
+          await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)),
+        );
       },
       // A pending refund: payment_refunded / payment_refund_declined settles it, else the refund action is looked up in the payment's actions.
       async refundStatus(payment, actionId) {
         const notified = await context.refundSettlement?.(actionId);
         if (notified) return notified;
-        const swept = payment.authorization_reference ? await settleAction(payment, { kind: 'refund', payment_reference: payment.authorization_reference, action_reference: actionId }) : null;
+        const swept = payment.authorization_reference
+          ? await settleAction(payment, { kind: 'refund', payment_reference: payment.authorization_reference, action_reference: actionId })
+          : null;
         if (swept?.status === 'succeeded') return { status: 'succeeded', processor_reference: actionId };
         if (swept?.status === 'failed') return { status: 'failed', failure_reason: swept.failure_reason, processor_reference: actionId };
         return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
@@ -109,12 +123,22 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
         const unsupported = checkoutEvidenceUnsupported(evidence);
         if (unsupported) return unsupported;
         const uploads = await uploadEvidenceFiles(evidence, async (name, file) =>
-          uploadedFileId(await sendWithoutCard(transport, options.mode, filesBaseUrl, toCheckoutFileUploadRequest(options.credentials, file, `${dispute.idempotency_key}:${name}`)), checkoutDisputeOutcome),
+          uploadedFileId(
+            await sendWithoutCard(
+              transport,
+              options.mode,
+              filesBaseUrl,
+              toCheckoutFileUploadRequest(options.credentials, file, `${dispute.idempotency_key}:${name}`),
+            ),
+            checkoutDisputeOutcome,
+          ),
         );
         if ('stopped' in uploads) return uploads.stopped;
         const fileIds = uploads.ids;
         if (Object.keys(fileIds).length > 0 || Object.keys(evidence.text).length > 0) {
-          const provided = checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutProvideEvidenceRequest(options.credentials, dispute, evidence, fileIds)));
+          const provided = checkoutDisputeOutcome(
+            await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutProvideEvidenceRequest(options.credentials, dispute, evidence, fileIds)),
+          );
           if (provided.status !== 'succeeded' || !evidence.submit) return provided;
         }
         return checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutSubmitEvidenceRequest(options.credentials, dispute)));

@@ -4,7 +4,14 @@ import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
 import { processorManifest, SIMULATOR_CHALLENGE } from '@vaultline/contracts';
 import manifest from './manifest.json';
-import { fromSimulatorAuthorizationResponse, fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest, toSimulatorResumeRequest, type SimulatorAccount } from './simulator.mapper';
+import {
+  fromSimulatorAuthorizationResponse,
+  fromSimulatorResponse,
+  fromSimulatorStepResponse,
+  toSimulatorRequest,
+  toSimulatorResumeRequest,
+  type SimulatorAccount,
+} from './simulator.mapper';
 import type { ProcessorAccountSettings } from '../../domain/processor-accounts/processor-account';
 
 const optionsSchema = z.object({
@@ -59,7 +66,8 @@ export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
 };
 
 function connectionOf(options: SimulatorOptions, account?: SimulatorAccount): ProcessorConnection {
-  const request = (payment: Parameters<typeof toSimulatorRequest>[0], operation: Parameters<typeof toSimulatorRequest>[1]) => toSimulatorRequest(payment, operation, account);
+  const request = (payment: Parameters<typeof toSimulatorRequest>[0], operation: Parameters<typeof toSimulatorRequest>[1]) =>
+    toSimulatorRequest(payment, operation, account);
   const step = (operation: Parameters<typeof toSimulatorRequest>[1]) => async (payment: Parameters<typeof toSimulatorRequest>[0]) =>
     fromSimulatorStepResponse(simulate(request(payment, operation), options.capture_delay_ms));
   return {
@@ -70,7 +78,9 @@ function connectionOf(options: SimulatorOptions, account?: SimulatorAccount): Pr
     authorize: async (payment) => fromSimulatorAuthorizationResponse(simulate(request(payment, 'authorization'), options.capture_delay_ms)),
     // Deterministic like the rest: the consumer's choice on the challenge page is the return parameter.
     resumeAuthorization: async (payment, returned) =>
-      fromSimulatorAuthorizationResponse(simulate(toSimulatorResumeRequest(payment, returned, SIMULATOR_CHALLENGE.parameter, account), options.capture_delay_ms)),
+      fromSimulatorAuthorizationResponse(
+        simulate(toSimulatorResumeRequest(payment, returned, SIMULATOR_CHALLENGE.parameter, account), options.capture_delay_ms),
+      ),
     capture: async (payment) => fromSimulatorResponse(simulate(request(payment, 'capture'), options.capture_delay_ms)),
     captureStatus: async (payment) => fromSimulatorResponse(simulate(request(payment, 'capture_status'), options.capture_delay_ms)),
     // A void is confirmed in its answer: a canceled payment never shows canceling here.

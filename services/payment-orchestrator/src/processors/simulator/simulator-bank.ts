@@ -74,17 +74,28 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     case 'authentication_3ri':
       // A 3RI authentication of a merchant-initiated payment: no liability shift, its result goes on to the authorization.
       return behaviour === '3ri_fails'
-        ? { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: { ...authenticationOf(psp_reference, 'failed'), eci: '07' } }
+        ? {
+            result: 'declined',
+            psp_reference,
+            decline_code: 'authentication_failed',
+            authentication: { ...authenticationOf(psp_reference, 'failed'), eci: '07' },
+          }
         : { result: 'approved', psp_reference, authentication: { ...authenticationOf(psp_reference, 'authenticated'), eci: '07', liability_shift: false } };
     case 'authorization': {
       const issuer = issuerAuthentication(request, behaviour);
       if (issuer === 'challenge') {
-        return { result: 'challenge', psp_reference, challenge_url: new URL(SIMULATOR_CHALLENGE.path, request.three_ds!.return_url).href, return_parameter: SIMULATOR_CHALLENGE.parameter };
+        return {
+          result: 'challenge',
+          psp_reference,
+          challenge_url: new URL(SIMULATOR_CHALLENGE.path, request.three_ds!.return_url).href,
+          return_parameter: SIMULATOR_CHALLENGE.parameter,
+        };
       }
       return authorized(request, behaviour, psp_reference, issuer);
     }
     case 'authorization_resume': {
-      if (request.challenge_result !== 'completed') return { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: authenticationOf(psp_reference, 'failed') };
+      if (request.challenge_result !== 'completed')
+        return { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: authenticationOf(psp_reference, 'failed') };
       // The soft-declining card asked for exactly this: once authenticated, it is an ordinary card.
       const after = behaviour === 'challenge_then_declined' ? 'card_declined' : behaviour === 'authentication_required' ? 'approved' : behaviour;
       return authorized(request, after, psp_reference, authenticationOf(psp_reference, 'authenticated'));
@@ -130,7 +141,13 @@ function issuerAuthentication(request: SimulatorRequest, behaviour: Behaviour): 
 
 function authorized(request: SimulatorRequest, behaviour: Behaviour, psp_reference: string, authentication: SimulatorAuthentication | null): SimulatorResponse {
   const withAuthentication = authentication ? { authentication } : {};
-  const declined = (decline_code: string, advice_code?: string): SimulatorResponse => ({ result: 'declined', psp_reference, decline_code, ...(advice_code ? { advice_code } : {}), ...withAuthentication });
+  const declined = (decline_code: string, advice_code?: string): SimulatorResponse => ({
+    result: 'declined',
+    psp_reference,
+    decline_code,
+    ...(advice_code ? { advice_code } : {}),
+    ...withAuthentication,
+  });
   if (behaviour === 'card_declined' || behaviour === 'insufficient_funds') return declined(behaviour);
   // No challenge ran for it (three_ds off or if_required): the issuer wants the consumer authenticated.
   if (behaviour === 'authentication_required') return declined('authentication_required');
@@ -140,7 +157,12 @@ function authorized(request: SimulatorRequest, behaviour: Behaviour, psp_referen
   // An account's approval_rate declines that share of ordinary cards, the same ones every time (do not honour, the issuer's generic no).
   const rate = request.account?.approval_rate ?? 1;
   if (rate < 1 && drawOf(request.account!.id, request.idempotency_key) >= rate) return declined('card_declined');
-  return { result: 'approved', psp_reference, network_transaction_reference: request.network_transaction_reference ?? `SIMNTR${psp_reference.slice(4, 28).toUpperCase()}`, ...withAuthentication };
+  return {
+    result: 'approved',
+    psp_reference,
+    network_transaction_reference: request.network_transaction_reference ?? `SIMNTR${psp_reference.slice(4, 28).toUpperCase()}`,
+    ...withAuthentication,
+  };
 }
 
 /** A 3-D Secure 2.2 result as a Visa issuer gives it (ECI 05 authenticated, 07 failed), values derived from the reference. */

@@ -28,10 +28,11 @@ const payment = (masked: string, overrides: Partial<ProcessorPayment> = {}): Pro
   effective_at: '2026-06-01T10:00:00.000Z',
   ...overrides,
 });
-const authorize = (masked: string, overrides: Partial<ProcessorPayment> = {}, account?: SimulatorAccount) => fromSimulatorAuthorizationResponse(simulate(toSimulatorRequest(payment(masked, overrides), 'authorization', account), 0));
+const authorize = (masked: string, overrides: Partial<ProcessorPayment> = {}, account?: SimulatorAccount) =>
+  fromSimulatorAuthorizationResponse(simulate(toSimulatorRequest(payment(masked, overrides), 'authorization', account), 0));
 
-describe('the simulator\'s declines', () => {
-  it('when the table is compared with the simulator\'s codes, then it holds every one and no other', () => {
+describe("the simulator's declines", () => {
+  it("when the table is compared with the simulator's codes, then it holds every one and no other", () => {
     expect(Object.keys(SIMULATOR_DECLINES).sort()).toEqual(LISTED.map(([code]) => code).sort());
   });
 
@@ -49,7 +50,9 @@ describe('the simulator\'s declines', () => {
   });
 
   it('when 4000 0027 6000 3184 is authorized with a challenge asked for (three_ds always, a step-up), then the issuer challenges instead of declining, and completing it approves', () => {
-    const told = { consumer_authentication: { three_ds: 'always' as const, browser: null, return_url: 'http://127.0.0.1:9/checkout/s/return', first_of_series: false } };
+    const told = {
+      consumer_authentication: { three_ds: 'always' as const, browser: null, return_url: 'http://127.0.0.1:9/checkout/s/return', first_of_series: false },
+    };
     expect(authorize('400000******3184', told)).toMatchObject({ status: 'action_required' });
     const resumed = simulate({ ...toSimulatorRequest(payment('400000******3184', told), 'authorization_resume'), challenge_result: 'completed' }, 0);
     expect(resumed).toMatchObject({ result: 'approved' });
@@ -58,18 +61,27 @@ describe('the simulator\'s declines', () => {
   it.each([
     ['400000******0341', 'insufficient_funds', null, true],
     ['510510******5100', 'card_declined', '03', false],
-  ] as const)('when card %s is charged by the merchant (a subsequent payment), then it is declined %s with advice %s (retryable %s); with the consumer present it is approved', (masked, reason, advice, retryable) => {
-    expect(authorize(masked, { use_case: 'SUBSEQUENT_UNSCHEDULED' })).toMatchObject({ status: 'failed', failure_reason: reason, decline: { advice_code: advice, retryable } });
-    expect(authorize(masked)).toMatchObject({ status: 'succeeded' });
-  });
+  ] as const)(
+    'when card %s is charged by the merchant (a subsequent payment), then it is declined %s with advice %s (retryable %s); with the consumer present it is approved',
+    (masked, reason, advice, retryable) => {
+      expect(authorize(masked, { use_case: 'SUBSEQUENT_UNSCHEDULED' })).toMatchObject({
+        status: 'failed',
+        failure_reason: reason,
+        decline: { advice_code: advice, retryable },
+      });
+      expect(authorize(masked)).toMatchObject({ status: 'succeeded' });
+    },
+  );
 
-  it('when a simulator account\'s approval_rate is 0.8, then about 80 % of ordinary cards are approved, the same ones every time, and the rest are declined card_declined', () => {
+  it("when a simulator account's approval_rate is 0.8, then about 80 % of ordinary cards are approved, the same ones every time, and the rest are declined card_declined", () => {
     const account = { id: 'acct_a', approval_rate: 0.8, outages: [] };
     const outcomes = Array.from({ length: 2000 }, (_, n) => authorize('424242******4242', { idempotency_key: `p${n}:authorization` }, account).status);
     const approved = outcomes.filter((status) => status === 'succeeded').length / 2000;
     expect(approved).toBeGreaterThan(0.77);
     expect(approved).toBeLessThan(0.83);
-    expect(authorize('424242******4242', { idempotency_key: 'p7:authorization' }, account)).toEqual(authorize('424242******4242', { idempotency_key: 'p7:authorization' }, account));
+    expect(authorize('424242******4242', { idempotency_key: 'p7:authorization' }, account)).toEqual(
+      authorize('424242******4242', { idempotency_key: 'p7:authorization' }, account),
+    );
     expect(outcomes.find((status) => status === 'failed')).toBeDefined();
   });
 
@@ -78,9 +90,12 @@ describe('the simulator\'s declines', () => {
     expect(keys.filter((key) => drawOf('acct_a', key) >= 0.5 !== drawOf('acct_b', key) >= 0.5).length).toBeGreaterThan(50);
   });
 
-  it('when the payment\'s effective time is inside an account\'s outage window, then it answers nothing (processor_unavailable); outside it, it answers', () => {
+  it("when the payment's effective time is inside an account's outage window, then it answers nothing (processor_unavailable); outside it, it answers", () => {
     const account = { id: 'acct_a', approval_rate: 1, outages: [{ from: '2026-06-01T09:55:00.000Z', to: '2026-06-01T10:00:00.000Z' }] };
-    expect(authorize('424242******4242', { effective_at: '2026-06-01T09:57:00.000Z' }, account)).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(authorize('424242******4242', { effective_at: '2026-06-01T09:57:00.000Z' }, account)).toEqual({
+      status: 'error',
+      failure_reason: 'processor_unavailable',
+    });
     expect(authorize('424242******4242', { effective_at: '2026-06-01T10:00:00.000Z' }, account)).toMatchObject({ status: 'succeeded' });
   });
 });

@@ -68,8 +68,9 @@ describe('simulator mapping', () => {
     expect(fromSimulatorResponse(simulate(toSimulatorRequest(payment(masked), operation), 200))).toMatchObject(expected);
   });
 
-  it('when the capture-fails-once card (4000 0000 0000 0267) is captured, then the payment\'s first capture fails and a capture asked again (its own key) succeeds', () => {
-    const asked = (key: string) => fromSimulatorResponse(simulate(toSimulatorRequest(payment('400000******0267', { idempotency_key: key }), 'capture_status'), 0));
+  it("when the capture-fails-once card (4000 0000 0000 0267) is captured, then the payment's first capture fails and a capture asked again (its own key) succeeds", () => {
+    const asked = (key: string) =>
+      fromSimulatorResponse(simulate(toSimulatorRequest(payment('400000******0267', { idempotency_key: key }), 'capture_status'), 0));
     expect(asked('p1:capture')).toMatchObject({ status: 'failed', failure_reason: 'capture_failed' });
     expect(asked('p1:capture:2')).toMatchObject({ status: 'succeeded' });
     expect(asked('p1:capture:3')).toMatchObject({ status: 'succeeded' });
@@ -78,15 +79,25 @@ describe('simulator mapping', () => {
   it('when an authorization succeeds, then it returns a network transaction reference, and a merchant-initiated one keeps the initial reference', () => {
     const initial = fromSimulatorResponse(simulate(toSimulatorRequest(payment('424242******4242'), 'authorization'), 0));
     expect(initial).toMatchObject({ status: 'succeeded', network_transaction_reference: expect.stringMatching(/^SIMNTR/) });
-    const mit = fromSimulatorResponse(simulate(toSimulatorRequest(payment('424242******4242', { network_transaction_reference: 'SIMNTR42' }), 'authorization'), 0));
+    const mit = fromSimulatorResponse(
+      simulate(toSimulatorRequest(payment('424242******4242', { network_transaction_reference: 'SIMNTR42' }), 'authorization'), 0),
+    );
     expect(mit).toMatchObject({ network_transaction_reference: 'SIMNTR42' });
   });
 
   it('when each simulator answer is mapped back, then every result kind has its outcome', () => {
     expect(fromSimulatorResponse({ result: 'approved', psp_reference: 'r' })).toEqual({ status: 'succeeded', processor_reference: 'r' });
-    expect(fromSimulatorResponse({ result: 'declined', psp_reference: 'r', decline_code: 'x' })).toEqual({ status: 'failed', failure_reason: 'x', processor_reference: 'r' });
+    expect(fromSimulatorResponse({ result: 'declined', psp_reference: 'r', decline_code: 'x' })).toEqual({
+      status: 'failed',
+      failure_reason: 'x',
+      processor_reference: 'r',
+    });
     expect(fromSimulatorResponse({ result: 'error', error_code: 'e' })).toEqual({ status: 'error', failure_reason: 'e' });
-    expect(fromSimulatorResponse({ result: 'pending', psp_reference: 'r', check_after_ms: 5 })).toEqual({ status: 'pending', processor_reference: 'r', poll_after_ms: 5 });
+    expect(fromSimulatorResponse({ result: 'pending', psp_reference: 'r', check_after_ms: 5 })).toEqual({
+      status: 'pending',
+      processor_reference: 'r',
+      poll_after_ms: 5,
+    });
   });
 });
 

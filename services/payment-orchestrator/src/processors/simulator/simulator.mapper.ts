@@ -61,7 +61,12 @@ export function toSimulatorRequest(payment: ProcessorPayment, operation: Simulat
 }
 
 /** The consumer is back from the simulator's challenge page: the request that settles the authorization (pure). */
-export function toSimulatorResumeRequest(payment: ProcessorPayment, returned: AuthenticationReturn, parameter: string, account?: SimulatorAccount): SimulatorRequest {
+export function toSimulatorResumeRequest(
+  payment: ProcessorPayment,
+  returned: AuthenticationReturn,
+  parameter: string,
+  account?: SimulatorAccount,
+): SimulatorRequest {
   return { ...toSimulatorRequest(payment, 'authorization_resume', account), challenge_result: returned.parameters[parameter] ?? null };
 }
 

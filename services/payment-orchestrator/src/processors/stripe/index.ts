@@ -70,7 +70,8 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
     if (!transport) throw new Error('The Stripe processor needs a transport (the forwarder and egress)');
     const { credentials } = options;
     const baseUrl = stripeBaseUrl(credentials, options.mode, options.base_url);
-    const retrieve = (payment: Parameters<typeof sendMapped>[2], intentId: string) => sendMapped(transport, baseUrl, payment, toStripeRetrieveRequest(credentials, intentId));
+    const retrieve = (payment: Parameters<typeof sendMapped>[2], intentId: string) =>
+      sendMapped(transport, baseUrl, payment, toStripeRetrieveRequest(credentials, intentId));
     const confirmedCapture = async (payment: Parameters<typeof sendMapped>[2], intentId: string): Promise<CaptureOutcome> => {
       // Stripe's capture events name the PaymentIntent, not one capture: they settle an automatic or a payment's
       // first capture; a later one of several is read off the PaymentIntent.
@@ -86,7 +87,8 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
       async authorize(payment) {
         const input = authorizationInput(payment);
         // A merchant-initiated payment names its series by the first authorization's network transaction id.
-        if (isMerchantInitiated(input.use_case) && !input.network_transaction_reference) return { status: 'failed', failure_reason: 'network_transaction_reference_missing', processor_reference: null };
+        if (isMerchantInitiated(input.use_case) && !input.network_transaction_reference)
+          return { status: 'failed', failure_reason: 'network_transaction_reference_missing', processor_reference: null };
         const outcome = fromStripePaymentIntentResponse(await sendMapped(transport, baseUrl, payment, toStripePaymentIntentRequest(input, credentials)));
         // The forwarder masks card-number-like digit runs in the answer it relays, which can catch the 15-digit
         // network transaction id: the series needs it whole, so it is read again from Stripe, not through the forwarder.
@@ -139,7 +141,15 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
         const unsupported = stripeEvidenceUnsupported(evidence);
         if (unsupported) return unsupported;
         const uploads = await uploadEvidenceFiles(evidence, async (name, file) =>
-          uploadedFileId(await sendWithoutCard(transport, options.mode, stripeFilesBaseUrl(baseUrl), toStripeFileUploadRequest(credentials, file, `${dispute.idempotency_key}:${name}`)), stripeOutcome),
+          uploadedFileId(
+            await sendWithoutCard(
+              transport,
+              options.mode,
+              stripeFilesBaseUrl(baseUrl),
+              toStripeFileUploadRequest(credentials, file, `${dispute.idempotency_key}:${name}`),
+            ),
+            stripeOutcome,
+          ),
         );
         if ('stopped' in uploads) return uploads.stopped;
         const fileIds = uploads.ids;

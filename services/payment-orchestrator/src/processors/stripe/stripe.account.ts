@@ -19,7 +19,10 @@ export const stripeCredentialsSchema = z
       .max(512),
     /** The webhook endpoint's signing secret (Stripe-Signature). */
     webhook_secret: notificationSecret(
-      z.string().regex(/^whsec_[A-Za-z0-9]+$/, 'must be the webhook endpoint\'s signing secret (whsec_…)').max(512),
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9]+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+        .max(512),
       STRIPE_WEBHOOK_SECRET_MIN_LENGTH,
       'whsec_ and the 32 or more characters of the signing secret the Dashboard shows',
     ),

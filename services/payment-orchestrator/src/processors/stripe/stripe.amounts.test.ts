@@ -20,8 +20,17 @@ import { toStripeCaptureRequest, toStripePaymentIntentRequest, toStripeRefundReq
 
 const credentials = { secret_key: 'sk_test_51Nv0', webhook_secret: 'whsec_10123456789abcdefghijklmnopqrstu' };
 const payment = (amount: number, currency_code: string) => authorizationInputOf({ amount, currency_code });
-const sent = (amount: number, currency: string) => Number((toStripePaymentIntentRequest(payment(amount, currency), credentials).body as Record<string, string>).amount);
-const disputed = (value: number, currency: string) => stripeDisputeSignal('charge.dispute.created', { id: 'dp_1', status: 'needs_response', amount: value, currency: currency.toLowerCase(), payment_intent: 'pi_1', reason: 'fraudulent' })!.amount;
+const sent = (amount: number, currency: string) =>
+  Number((toStripePaymentIntentRequest(payment(amount, currency), credentials).body as Record<string, string>).amount);
+const disputed = (value: number, currency: string) =>
+  stripeDisputeSignal('charge.dispute.created', {
+    id: 'dp_1',
+    status: 'needs_response',
+    amount: value,
+    currency: currency.toLowerCase(),
+    payment_intent: 'pi_1',
+    reason: 'fraudulent',
+  })!.amount;
 
 describe('amounts at Stripe (its currency table)', () => {
   it.each([
@@ -33,18 +42,29 @@ describe('amounts at Stripe (its currency table)', () => {
     ['KWD', 1230, 1230, 'three decimals with the last digit 0'],
     ['HUF', 150000, 150000, 'charged with two decimals (zero-decimal only for payouts)'],
     ['EUR', 1999, 1999, 'two decimals at both'],
-  ])('when a %s payment of %i goes to Stripe, then the PaymentIntent says %i (%s), and Stripe\'s dispute of that value comes back as the same amount', (currency, amount, stripeValue) => {
-    expect(sent(amount, currency)).toBe(stripeValue);
-    expect(disputed(stripeValue, currency)).toBe(amount);
-  });
+  ])(
+    "when a %s payment of %i goes to Stripe, then the PaymentIntent says %i (%s), and Stripe's dispute of that value comes back as the same amount",
+    (currency, amount, stripeValue) => {
+      expect(sent(amount, currency)).toBe(stripeValue);
+      expect(disputed(stripeValue, currency)).toBe(amount);
+    },
+  );
 
   it('when a capture or a refund is mapped, then its amount is converted the same way (MGA 150000 → 1500, ISK 2790 → 279000)', () => {
-    const capture = (amount: number, currency: string) => (toStripeCaptureRequest(payment(amount, currency), credentials, 'pi_1').body as Record<string, string>).amount_to_capture;
-    const refund = (amount: number, currency: string) => (toStripeRefundRequest(payment(amount, currency), credentials, 'pi_1', 'r1').body as Record<string, string>).amount;
-    expect([capture(150000, 'MGA'), capture(2790, 'ISK'), refund(150000, 'MGA'), refund(2790, 'ISK'), refund(1230, 'KWD')]).toEqual(['1500', '279000', '1500', '279000', '1230']);
+    const capture = (amount: number, currency: string) =>
+      (toStripeCaptureRequest(payment(amount, currency), credentials, 'pi_1').body as Record<string, string>).amount_to_capture;
+    const refund = (amount: number, currency: string) =>
+      (toStripeRefundRequest(payment(amount, currency), credentials, 'pi_1', 'r1').body as Record<string, string>).amount;
+    expect([capture(150000, 'MGA'), capture(2790, 'ISK'), refund(150000, 'MGA'), refund(2790, 'ISK'), refund(1230, 'KWD')]).toEqual([
+      '1500',
+      '279000',
+      '1500',
+      '279000',
+      '1230',
+    ]);
   });
 
-  it('when KWD 1234 (1.234) is to be sent, then Stripe\'s last-digit rule refuses it and names the nearest amounts it takes, and the mapper never sends it', () => {
+  it("when KWD 1234 (1.234) is to be sent, then Stripe's last-digit rule refuses it and names the nearest amounts it takes, and the mapper never sends it", () => {
     expect(amountProblem(stripeAmounts, 1234, 'KWD', 'charge')).toBe(
       'Stripe cannot take amount 1234 (KWD 1.234): Stripe needs the last digit of three-decimal amounts to be 0 (its three-decimal currencies), so the amount must be a multiple of 10 in minor units, such as 1230 or 1240.',
     );
@@ -57,13 +77,17 @@ describe('amounts at Stripe (its currency table)', () => {
     );
   });
 
-  it('when a charge is below Stripe\'s minimum for its currency, then it is refused naming the minimum; a refund of that amount is not (the minimum is a charge\'s)', () => {
-    expect(amountProblem(stripeAmounts, 49, 'EUR', 'charge')).toBe('Stripe cannot take amount 49 (EUR 0.49): its minimum charge in EUR is 0.50 (50 in minor units).');
-    expect(amountProblem(stripeAmounts, 49, 'JPY', 'charge')).toBe('Stripe cannot take amount 49 (JPY 49): its minimum charge in JPY is 50 (50 in minor units).');
+  it("when a charge is below Stripe's minimum for its currency, then it is refused naming the minimum; a refund of that amount is not (the minimum is a charge's)", () => {
+    expect(amountProblem(stripeAmounts, 49, 'EUR', 'charge')).toBe(
+      'Stripe cannot take amount 49 (EUR 0.49): its minimum charge in EUR is 0.50 (50 in minor units).',
+    );
+    expect(amountProblem(stripeAmounts, 49, 'JPY', 'charge')).toBe(
+      'Stripe cannot take amount 49 (JPY 49): its minimum charge in JPY is 50 (50 in minor units).',
+    );
     expect([amountProblem(stripeAmounts, 50, 'EUR', 'charge'), amountProblem(stripeAmounts, 29, 'GBP', 'refund')]).toEqual([null, null]);
   });
 
-  it('when an amount has more than eight digits in Stripe\'s units (twelve for IDR), then it is refused', () => {
+  it("when an amount has more than eight digits in Stripe's units (twelve for IDR), then it is refused", () => {
     expect(amountProblem(stripeAmounts, 99_999_999, 'EUR', 'charge')).toBeNull();
     expect(amountProblem(stripeAmounts, 100_000_000, 'EUR', 'charge')).toBe(
       'Stripe cannot take amount 100000000 (EUR 1000000.00): Stripe takes amount values of at most eight digits (twelve for IDR) (99999999 in its units of EUR).',

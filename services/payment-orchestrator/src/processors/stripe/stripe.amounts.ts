@@ -7,7 +7,7 @@ import type { ProcessorAmounts } from '../../domain/processor-port/processor-amo
  * decimals that must be 00; three-decimal currencies (BHD JOD KWD OMR TND) with the last digit 0; the
  * minimum charge per settlement currency; at most eight digits (twelve for IDR).
  */
-const WHOLE = 'must be sent with two decimals that are always 00 (Stripe\'s special cases: it takes no fractions of the currency)';
+const WHOLE = "must be sent with two decimals that are always 00 (Stripe's special cases: it takes no fractions of the currency)";
 const LAST_DIGIT_ZERO = 'Stripe needs the last digit of three-decimal amounts to be 0 (its three-decimal currencies)';
 
 export const stripeAmounts: ProcessorAmounts = {
@@ -25,9 +25,30 @@ export const stripeAmounts: ProcessorAmounts = {
   // "Minimum and maximum charge amounts": for a charge in the account's settlement currency. A charge in
   // another currency must meet the settlement currency's minimum after conversion, which Stripe checks.
   minimumCharges: {
-    USD: '0.50', AED: '2.00', AUD: '0.50', BGN: '1.00', BRL: '0.50', CAD: '0.50', CHF: '0.50', CZK: '15.00', DKK: '2.50', EUR: '0.50', GBP: '0.30',
-    HKD: '4.00', HUF: '175.00', INR: '0.50', JPY: '50', MXN: '10.00', MYR: '2.00', NOK: '3.00', NZD: '0.50', PLN: '2.00', RON: '2.00', SEK: '3.00',
-    SGD: '0.50', THB: '10.00',
+    USD: '0.50',
+    AED: '2.00',
+    AUD: '0.50',
+    BGN: '1.00',
+    BRL: '0.50',
+    CAD: '0.50',
+    CHF: '0.50',
+    CZK: '15.00',
+    DKK: '2.50',
+    EUR: '0.50',
+    GBP: '0.30',
+    HKD: '4.00',
+    HUF: '175.00',
+    INR: '0.50',
+    JPY: '50',
+    MXN: '10.00',
+    MYR: '2.00',
+    NOK: '3.00',
+    NZD: '0.50',
+    PLN: '2.00',
+    RON: '2.00',
+    SEK: '3.00',
+    SGD: '0.50',
+    THB: '10.00',
   },
   maximumValues: { default: 99_999_999, byCurrency: { IDR: 999_999_999_999 }, rule: 'Stripe takes amount values of at most eight digits (twelve for IDR)' },
 };

@@ -70,30 +70,43 @@ const ERROR_CODES: Array<[code: string, category: string, ours: string]> = [
 ];
 
 const PI = { id: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', object: 'payment_intent', status: 'requires_payment_method' };
-const declined = (error: Record<string, unknown>) => ({ status: 402, body: { error: { type: 'card_error', message: 'Your card was declined.', payment_intent: PI, ...error } } });
+const declined = (error: Record<string, unknown>) => ({
+  status: 402,
+  body: { error: { type: 'card_error', message: 'Your card was declined.', payment_intent: PI, ...error } },
+});
 
-describe('Stripe\'s decline codes', () => {
-  it('when the table is compared with Stripe\'s list, then it holds every listed decline code and no other', () => {
+describe("Stripe's decline codes", () => {
+  it("when the table is compared with Stripe's list, then it holds every listed decline code and no other", () => {
     expect(Object.keys(STRIPE_DECLINE_CODES).sort()).toEqual(LISTED.map(([code]) => code).sort());
     expect(Object.keys(STRIPE_ERROR_CODES).sort()).toEqual(ERROR_CODES.map(([code]) => code).sort());
   });
 
-  it.each(LISTED)('when Stripe declines with decline_code %s (HTTP 402), then the decline is %s, code %s, retryable %s, with Stripe\'s code and message', (declineCode, category, ours, retryable) => {
-    expect(fromStripePaymentIntentResponse(declined({ code: 'card_declined', decline_code: declineCode }))).toEqual({
-      status: 'failed',
-      failure_reason: ours,
-      processor_reference: PI.id,
-      decline: { category, code: ours, processor_code: declineCode, processor_message: 'Your card was declined.', advice_code: null, retryable },
-    });
-  });
+  it.each(LISTED)(
+    "when Stripe declines with decline_code %s (HTTP 402), then the decline is %s, code %s, retryable %s, with Stripe's code and message",
+    (declineCode, category, ours, retryable) => {
+      expect(fromStripePaymentIntentResponse(declined({ code: 'card_declined', decline_code: declineCode }))).toEqual({
+        status: 'failed',
+        failure_reason: ours,
+        processor_reference: PI.id,
+        decline: { category, code: ours, processor_code: declineCode, processor_message: 'Your card was declined.', advice_code: null, retryable },
+      });
+    },
+  );
 
   it.each(ERROR_CODES)('when a card error has code %s and no decline_code, then the decline is %s, code %s', (code, category, ours) => {
     expect(stripeDecline({ type: 'card_error', code })).toMatchObject({ category, code: ours, processor_code: code });
   });
 
   it('when the PaymentIntent comes back requires_payment_method with a last_payment_error, then that error is the decline', () => {
-    const outcome = fromStripePaymentIntentResponse({ status: 200, body: { ...PI, last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', advice_code: 'try_again_later' } } });
-    expect(outcome).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds', decline: { category: 'insufficient_funds', advice_code: 'try_again_later', retryable: true } });
+    const outcome = fromStripePaymentIntentResponse({
+      status: 200,
+      body: { ...PI, last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', advice_code: 'try_again_later' } },
+    });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      failure_reason: 'insufficient_funds',
+      decline: { category: 'insufficient_funds', advice_code: 'try_again_later', retryable: true },
+    });
   });
 
   it.each([
@@ -106,11 +119,30 @@ describe('Stripe\'s decline codes', () => {
     expect(stripeDecline({ code: 'card_declined', decline_code: 'generic_decline', ...advice })).toMatchObject({ advice_code: code, retryable });
   });
 
-  it.each([['visa', '43', false], ['visa', '46', false], ['visa', '51', true], ['mastercard', '43', true]] as const)('when a %s card is declined with network_decline_code %s, then Visa\'s category 1 decides whether it is retryable (%s)', (brand, network, retryable) => {
-    expect(stripeDecline({ code: 'card_declined', decline_code: 'generic_decline', network_decline_code: network, payment_method: { card: { brand, country: 'US' } } }).retryable).toBe(retryable);
-  });
+  it.each([
+    ['visa', '43', false],
+    ['visa', '46', false],
+    ['visa', '51', true],
+    ['mastercard', '43', true],
+  ] as const)(
+    "when a %s card is declined with network_decline_code %s, then Visa's category 1 decides whether it is retryable (%s)",
+    (brand, network, retryable) => {
+      expect(
+        stripeDecline({
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          network_decline_code: network,
+          payment_method: { card: { brand, country: 'US' } },
+        }).retryable,
+      ).toBe(retryable);
+    },
+  );
 
-  it('when Stripe reports the card\'s country (the charge, or the error\'s PaymentMethod), then the outcome carries it', () => {
-    expect(fromStripePaymentIntentResponse(declined({ code: 'card_declined', decline_code: 'generic_decline', payment_method: { card: { brand: 'visa', country: 'fr' } } }))).toMatchObject({ issuer_country: 'FR' });
+  it("when Stripe reports the card's country (the charge, or the error's PaymentMethod), then the outcome carries it", () => {
+    expect(
+      fromStripePaymentIntentResponse(
+        declined({ code: 'card_declined', decline_code: 'generic_decline', payment_method: { card: { brand: 'visa', country: 'fr' } } }),
+      ),
+    ).toMatchObject({ issuer_country: 'FR' });
   });
 });

@@ -95,7 +95,8 @@ const brandOf = (error: unknown): string | null => text(member(member(member(err
 export function stripeDecline(error: unknown): Decline {
   const declineCode = text(member(error, 'decline_code'));
   const code = text(member(error, 'code'));
-  const entry = (declineCode && STRIPE_DECLINE_CODES[declineCode]) || (code && STRIPE_ERROR_CODES[code]) || { category: 'do_not_honor' as const, code: 'card_declined' };
+  const entry = (declineCode && STRIPE_DECLINE_CODES[declineCode]) ||
+    (code && STRIPE_ERROR_CODES[code]) || { category: 'do_not_honor' as const, code: 'card_declined' };
   return declineOf(entry, {
     processor_code: declineCode ?? code,
     processor_message: text(member(error, 'message')),

@@ -36,7 +36,12 @@ export function toStripeFileUploadRequest(credentials: StripeCredentials, file: 
 }
 
 /** `POST /v1/disputes/{id}`: every text field and uploaded file as `evidence[<field>]`, and `submit`. */
-export function toStripeEvidenceRequest(credentials: StripeCredentials, dispute: ProcessorDispute, evidence: DisputeEvidence, fileIds: Record<string, string>): Request {
+export function toStripeEvidenceRequest(
+  credentials: StripeCredentials,
+  dispute: ProcessorDispute,
+  evidence: DisputeEvidence,
+  fileIds: Record<string, string>,
+): Request {
   const form: Record<string, string> = {};
   for (const [name, value] of Object.entries(evidence.text)) if (value !== undefined) form[`evidence[${name}]`] = value;
   for (const [name, id] of Object.entries(fileIds)) form[`evidence[${name}]`] = id;

@@ -66,7 +66,12 @@ import { STRIPE_API_VERSION } from './stripe.api-version';
  */
 
 const credentials = { secret_key: 'sk_test_mapperKey9Q1', webhook_secret: 'whsec_mapperSecret0123456789abcdefghij' };
-const hostedPage: ConsumerAuthentication = { three_ds: 'if_required', browser: null, return_url: 'https://pay.example/checkout/s1/return', first_of_series: false };
+const hostedPage: ConsumerAuthentication = {
+  three_ds: 'if_required',
+  browser: null,
+  return_url: 'https://pay.example/checkout/s1/return',
+  first_of_series: false,
+};
 const form = (input: Parameters<typeof toStripePaymentIntentRequest>[0]) => toStripePaymentIntentRequest(input, credentials).body as Record<string, string>;
 const cardFields = {
   'payment_method_data[type]': 'card',
@@ -78,10 +83,14 @@ const STORED_KEYS = ['setup_future_usage', 'off_session', 'payment_method_option
 const storedFields = (body: Record<string, string>) => Object.fromEntries(Object.entries(body).filter(([key]) => STORED_KEYS.includes(key)));
 
 describe('Stripe mapper: the PaymentIntent request, per use case', () => {
-  it('when a guest one-off payment is authorized, then it is a form POST /v1/payment_intents with the card as the forwarder\'s placeholders, confirm=true, the amount and lower-case currency, our payment id in metadata, the charge expanded, and the idempotency key', () => {
+  it("when a guest one-off payment is authorized, then it is a form POST /v1/payment_intents with the card as the forwarder's placeholders, confirm=true, the amount and lower-case currency, our payment id in metadata, the charge expanded, and the idempotency key", () => {
     const request = toStripePaymentIntentRequest(authorizationInputOf({ consumer_authentication: hostedPage }), credentials);
     expect(request).toMatchObject({ method: 'POST', path: '/v1/payment_intents', format: 'form', carries_card_data: true });
-    expect(request.headers).toEqual({ authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': '2024-06-20', 'idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' });
+    expect(request.headers).toEqual({
+      authorization: 'Bearer sk_test_mapperKey9Q1',
+      'stripe-version': '2024-06-20',
+      'idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization',
+    });
     expect(request.body).toEqual({
       amount: '1250',
       currency: 'eur',
@@ -108,13 +117,23 @@ describe('Stripe mapper: the PaymentIntent request, per use case', () => {
     expect(body['payment_method_data[card][cvc]']).toBe('{{ security_code }}');
   });
 
-  it.each(['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] as const)('when a %s payment is authorized, then it is off_session=true with the first payment\'s network transaction id as mit_exemption, no cvc, no 3-D Secure fields', (useCase) => {
-    const body = form(authorizationInputOf({ use_case: useCase, stored_credential: 'stored', network_transaction_reference: '483297105682216', security_code_available: true }));
-    expect(storedFields(body)).toEqual({ off_session: 'true', 'payment_method_options[card][mit_exemption][network_transaction_id]': '483297105682216' });
-    expect(body).not.toHaveProperty(['payment_method_data[card][cvc]']);
-    expect(['return_url', 'error_on_requires_action', 'payment_method_options[card][request_three_d_secure]'].filter((key) => key in body)).toEqual([]);
-    expect(body).toMatchObject(cardFields);
-  });
+  it.each(['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] as const)(
+    "when a %s payment is authorized, then it is off_session=true with the first payment's network transaction id as mit_exemption, no cvc, no 3-D Secure fields",
+    (useCase) => {
+      const body = form(
+        authorizationInputOf({
+          use_case: useCase,
+          stored_credential: 'stored',
+          network_transaction_reference: '483297105682216',
+          security_code_available: true,
+        }),
+      );
+      expect(storedFields(body)).toEqual({ off_session: 'true', 'payment_method_options[card][mit_exemption][network_transaction_id]': '483297105682216' });
+      expect(body).not.toHaveProperty(['payment_method_data[card][cvc]']);
+      expect(['return_url', 'error_on_requires_action', 'payment_method_options[card][request_three_d_secure]'].filter((key) => key in body)).toEqual([]);
+      expect(body).toMatchObject(cardFields);
+    },
+  );
 
   it('when the vault no longer holds the security code, then no cvc is sent', () => {
     expect(form(authorizationInputOf({ security_code_available: false }))).not.toHaveProperty(['payment_method_data[card][cvc]']);
@@ -129,13 +148,20 @@ describe('Stripe mapper: the PaymentIntent request, per use case', () => {
 });
 
 describe('Stripe mapper: 3-D Secure fields', () => {
-  it('when the hosted page can take the consumer back (three_ds if_required), then return_url is the hosted page\'s and Stripe decides', () => {
+  it("when the hosted page can take the consumer back (three_ds if_required), then return_url is the hosted page's and Stripe decides", () => {
     const body = form(authorizationInputOf({ consumer_authentication: hostedPage }));
-    expect([body.return_url, body.error_on_requires_action, body['payment_method_options[card][request_three_d_secure]']]).toEqual(['https://pay.example/checkout/s1/return', undefined, undefined]);
+    expect([body.return_url, body.error_on_requires_action, body['payment_method_options[card][request_three_d_secure]']]).toEqual([
+      'https://pay.example/checkout/s1/return',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('when the flow says three_ds always, then request_three_d_secure=any asks for it', () => {
-    expect(form(authorizationInputOf({ consumer_authentication: { ...hostedPage, three_ds: 'always' } }))).toMatchObject({ return_url: hostedPage.return_url, 'payment_method_options[card][request_three_d_secure]': 'any' });
+    expect(form(authorizationInputOf({ consumer_authentication: { ...hostedPage, three_ds: 'always' } }))).toMatchObject({
+      return_url: hostedPage.return_url,
+      'payment_method_options[card][request_three_d_secure]': 'any',
+    });
   });
 
   it.each([
@@ -147,17 +173,42 @@ describe('Stripe mapper: 3-D Secure fields', () => {
   });
 });
 
-const intent = (overrides: Record<string, unknown>) => ({ id: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', object: 'payment_intent', amount: 1250, currency: 'eur', status: 'succeeded', latest_charge: null, next_action: null, last_payment_error: null, ...overrides });
+const intent = (overrides: Record<string, unknown>) => ({
+  id: 'pi_3MtwBwLkdIwHu7ix28a3tqPa',
+  object: 'payment_intent',
+  amount: 1250,
+  currency: 'eur',
+  status: 'succeeded',
+  latest_charge: null,
+  next_action: null,
+  last_payment_error: null,
+  ...overrides,
+});
 const chargeWith = (card: Record<string, unknown>) => ({ id: 'ch_3MtwBw', object: 'charge', payment_method_details: { type: 'card', card } });
 
 describe('Stripe mapper: the PaymentIntent answer', () => {
-  it.each(['succeeded', 'requires_capture'])('when the PaymentIntent is %s, then the authorization succeeded with its id and the charge\'s network transaction id', (status) => {
-    const outcome = fromStripePaymentIntentResponse({ status: 200, body: intent({ status, latest_charge: chargeWith({ network_transaction_id: '483297105682216', three_d_secure: null }) }) });
-    expect(outcome).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', network_transaction_reference: '483297105682216' });
-  });
+  it.each(['succeeded', 'requires_capture'])(
+    "when the PaymentIntent is %s, then the authorization succeeded with its id and the charge's network transaction id",
+    (status) => {
+      const outcome = fromStripePaymentIntentResponse({
+        status: 200,
+        body: intent({ status, latest_charge: chargeWith({ network_transaction_id: '483297105682216', three_d_secure: null }) }),
+      });
+      expect(outcome).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', network_transaction_reference: '483297105682216' });
+    },
+  );
 
   it('when the issuer asks for authentication, then action_required redirects (GET) to next_action.redirect_to_url.url, keeps the PaymentIntent id to resume and reads payment_intent on the way back', () => {
-    const outcome = fromStripePaymentIntentResponse({ status: 200, body: intent({ status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: 'https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1', return_url: hostedPage.return_url } } }) });
+    const outcome = fromStripePaymentIntentResponse({
+      status: 200,
+      body: intent({
+        status: 'requires_action',
+        next_action: {
+          type: 'redirect_to_url',
+          redirect_to_url: { url: 'https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1', return_url: hostedPage.return_url },
+        },
+      }),
+    });
     expect(outcome).toEqual({
       status: 'action_required',
       action: { type: 'redirect', url: 'https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1', method: 'GET', data: {} },
@@ -167,15 +218,43 @@ describe('Stripe mapper: the PaymentIntent answer', () => {
     });
   });
 
-  it('when the consumer authenticated and the PaymentIntent is retrieved, then the authentication result comes from the charge\'s three_d_secure', () => {
-    const threeDs = { authentication_flow: 'challenge', result: 'authenticated', version: '2.2.0', electronic_commerce_indicator: '05', transaction_id: 'f879ea1c-aa2c-4441-806d-e30406466d79' };
-    const outcome = fromStripePaymentIntentResponse({ status: 200, body: intent({ status: 'requires_capture', latest_charge: chargeWith({ network_transaction_id: '483297105682216', three_d_secure: threeDs }) }) });
-    expect(outcome).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true, authentication_value: null, ds_transaction_id: 'f879ea1c-aa2c-4441-806d-e30406466d79' } });
+  it("when the consumer authenticated and the PaymentIntent is retrieved, then the authentication result comes from the charge's three_d_secure", () => {
+    const threeDs = {
+      authentication_flow: 'challenge',
+      result: 'authenticated',
+      version: '2.2.0',
+      electronic_commerce_indicator: '05',
+      transaction_id: 'f879ea1c-aa2c-4441-806d-e30406466d79',
+    };
+    const outcome = fromStripePaymentIntentResponse({
+      status: 200,
+      body: intent({ status: 'requires_capture', latest_charge: chargeWith({ network_transaction_id: '483297105682216', three_d_secure: threeDs }) }),
+    });
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      authentication: {
+        type: '3ds',
+        status: 'authenticated',
+        version: '2.2.0',
+        eci: '05',
+        liability_shift: true,
+        authentication_value: null,
+        ds_transaction_id: 'f879ea1c-aa2c-4441-806d-e30406466d79',
+      },
+    });
   });
 
   it('when the challenge failed, then the retrieved PaymentIntent (requires_payment_method, payment_intent_authentication_failure) is authentication_failed with a failed authentication', () => {
-    const outcome = fromStripePaymentIntentResponse({ status: 200, body: intent({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'payment_intent_authentication_failure' } }) });
-    expect(outcome).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', authentication: { status: 'failed', liability_shift: false } });
+    const outcome = fromStripePaymentIntentResponse({
+      status: 200,
+      body: intent({ status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'payment_intent_authentication_failure' } }),
+    });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      failure_reason: 'authentication_failed',
+      processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa',
+      authentication: { status: 'failed', liability_shift: false },
+    });
   });
 
   it.each([
@@ -185,8 +264,11 @@ describe('Stripe mapper: the PaymentIntent answer', () => {
     [{ code: 'expired_card', decline_code: null }, 'expired_card'],
     [{ code: 'incorrect_cvc', decline_code: null }, 'invalid_security_code'],
     [{ code: 'authentication_required', decline_code: 'authentication_required' }, 'authentication_required'],
-  ])('when Stripe declines with %j (HTTP 402), then the authorization failed with %s and the PaymentIntent\'s id', (error, reason) => {
-    const outcome = fromStripePaymentIntentResponse({ status: 402, body: { error: { type: 'card_error', ...error, payment_intent: intent({ status: 'requires_payment_method' }) } } });
+  ])("when Stripe declines with %j (HTTP 402), then the authorization failed with %s and the PaymentIntent's id", (error, reason) => {
+    const outcome = fromStripePaymentIntentResponse({
+      status: 402,
+      body: { error: { type: 'card_error', ...error, payment_intent: intent({ status: 'requires_payment_method' }) } },
+    });
     // The decline beside it is stripe.declines.test.ts's.
     expect(outcome).toMatchObject({ status: 'failed', failure_reason: reason, processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
   });
@@ -201,7 +283,10 @@ describe('Stripe mapper: the PaymentIntent answer', () => {
   });
 
   it('when a confirmed PaymentIntent is still processing, then it is not taken for an authorization', () => {
-    expect(fromStripePaymentIntentResponse({ status: 200, body: intent({ status: 'processing' }) })).toMatchObject({ status: 'failed', failure_reason: 'processor_unexpected_result' });
+    expect(fromStripePaymentIntentResponse({ status: 200, body: intent({ status: 'processing' }) })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'processor_unexpected_result',
+    });
   });
 
   it('when the failure reason is asked of an unknown decline, then it is card_declined', () => {
@@ -233,13 +318,21 @@ describe('Stripe mapper: one API version', () => {
 });
 
 describe('Stripe mapper: capture, cancel, retrieve and refund', () => {
-  it('when a manual-capture payment is captured, then POST /v1/payment_intents/{id}/capture carries amount_to_capture (the amount to capture, partial or whole) and the capture\'s idempotency key', () => {
+  it("when a manual-capture payment is captured, then POST /v1/payment_intents/{id}/capture carries amount_to_capture (the amount to capture, partial or whole) and the capture's idempotency key", () => {
     const request = toStripeCaptureRequest(payment({ amount: 800 }), credentials, 'pi_123');
-    expect(request).toEqual({ method: 'POST', path: '/v1/payment_intents/pi_123/capture', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'p1:capture' }, format: 'form', body: { amount_to_capture: '800', 'expand[]': 'latest_charge' }, carries_card_data: false });
+    expect(request).toEqual({
+      method: 'POST',
+      path: '/v1/payment_intents/pi_123/capture',
+      headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'p1:capture' },
+      format: 'form',
+      body: { amount_to_capture: '800', 'expand[]': 'latest_charge' },
+      carries_card_data: false,
+    });
   });
 
   it('when captures follow one another (multicapture), then each but the last says final_capture=false and the last after them final_capture=true; a single capture sends neither', () => {
-    const body = (capture: ProcessorPayment['capture']) => toStripeCaptureRequest(payment({ amount: 400, capture }), credentials, 'pi_123').body as Record<string, string>;
+    const body = (capture: ProcessorPayment['capture']) =>
+      toStripeCaptureRequest(payment({ amount: 400, capture }), credentials, 'pi_123').body as Record<string, string>;
     expect(body({ sequence: 1, final: false, captured_before: 0, uncaptured_after: 850 })).toMatchObject({ amount_to_capture: '400', final_capture: 'false' });
     expect(body({ sequence: 2, final: false, captured_before: 400, uncaptured_after: 450 })).toMatchObject({ final_capture: 'false' });
     expect(body({ sequence: 3, final: true, captured_before: 800, uncaptured_after: 50 })).toMatchObject({ final_capture: 'true' });
@@ -247,17 +340,30 @@ describe('Stripe mapper: capture, cancel, retrieve and refund', () => {
   });
 
   it('when a capture with final_capture=false is answered requires_capture (the rest still capturable), then that capture succeeded; the same status after a final capture is still pending', () => {
-    expect(fromStripeCaptureResponse({ status: 200, body: intent({ status: 'requires_capture', amount_received: 400, amount_capturable: 850 }) }, true)).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
+    expect(
+      fromStripeCaptureResponse({ status: 200, body: intent({ status: 'requires_capture', amount_received: 400, amount_capturable: 850 }) }, true),
+    ).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
     expect(fromStripeCaptureResponse({ status: 200, body: intent({ status: 'requires_capture' }) })).toMatchObject({ status: 'pending' });
   });
 
   it('when a PaymentIntent with earlier captures is canceled, then an answer succeeded with nothing capturable is the rest released', () => {
-    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'succeeded', amount_capturable: 0, amount_received: 400 }) })).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
-    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'requires_capture', amount_capturable: 850 }) })).toMatchObject({ status: 'failed', failure_reason: 'void_failed' });
+    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'succeeded', amount_capturable: 0, amount_received: 400 }) })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa',
+    });
+    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'requires_capture', amount_capturable: 850 }) })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'void_failed',
+    });
   });
 
   it('when a pending refund is asked about, then GET /v1/refunds/{id} carries no body; a 200 tells its status, any other answer (404, 5xx) tells nothing and it stays pending', () => {
-    expect(toStripeRefundRetrieveRequest(credentials, 're_1')).toEqual({ method: 'GET', path: '/v1/refunds/re_1', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION }, carries_card_data: false });
+    expect(toStripeRefundRetrieveRequest(credentials, 're_1')).toEqual({
+      method: 'GET',
+      path: '/v1/refunds/re_1',
+      headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION },
+      carries_card_data: false,
+    });
     expect(unansweredQuestion({ status: 404, body: { error: { code: 'resource_missing' } } })).toMatchObject({ status: 'error' });
     expect(unansweredQuestion({ status: 503, body: null })).toMatchObject({ status: 'error' });
     expect(unansweredQuestion({ status: 200, body: { id: 're_1', status: 'pending' } })).toBeNull();
@@ -267,27 +373,58 @@ describe('Stripe mapper: capture, cancel, retrieve and refund', () => {
     ['succeeded', { status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' }],
     ['processing', { status: 'pending', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', poll_after_ms: 5_000 }],
     ['canceled', { status: 'failed', failure_reason: 'capture_failed', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' }],
-  ])('when the capture answer\'s PaymentIntent is %s, then the capture is %j', (status, expected) => {
+  ])("when the capture answer's PaymentIntent is %s, then the capture is %j", (status, expected) => {
     expect(fromStripeCaptureResponse({ status: 200, body: intent({ status }) })).toEqual(expected);
   });
 
   it('when Stripe refuses a capture (400 payment_intent_unexpected_state), then the capture failed', () => {
-    expect(fromStripeCaptureResponse({ status: 400, body: { error: { code: 'payment_intent_unexpected_state' } } })).toMatchObject({ status: 'failed', failure_reason: 'capture_failed' });
+    expect(fromStripeCaptureResponse({ status: 400, body: { error: { code: 'payment_intent_unexpected_state' } } })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'capture_failed',
+    });
   });
 
   it('when an authorization is voided, then POST /v1/payment_intents/{id}/cancel is sent and the canceled PaymentIntent confirms it in the answer', () => {
-    expect(toStripeCancelRequest(payment({ idempotency_key: 'p1:void' }), credentials, 'pi_123')).toMatchObject({ method: 'POST', path: '/v1/payment_intents/pi_123/cancel', headers: { 'idempotency-key': 'p1:void' }, format: 'form' });
-    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'canceled' }) })).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
-    expect(fromStripeCancelResponse({ status: 400, body: { error: { code: 'payment_intent_unexpected_state' } } })).toMatchObject({ status: 'failed', failure_reason: 'void_failed' });
+    expect(toStripeCancelRequest(payment({ idempotency_key: 'p1:void' }), credentials, 'pi_123')).toMatchObject({
+      method: 'POST',
+      path: '/v1/payment_intents/pi_123/cancel',
+      headers: { 'idempotency-key': 'p1:void' },
+      format: 'form',
+    });
+    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'canceled' }) })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa',
+    });
+    expect(fromStripeCancelResponse({ status: 400, body: { error: { code: 'payment_intent_unexpected_state' } } })).toMatchObject({
+      status: 'failed',
+      failure_reason: 'void_failed',
+    });
   });
 
-  it('when a PaymentIntent is retrieved (the consumer\'s return, a capture that settles), then GET carries no body and asks for the charge', () => {
-    expect(toStripeRetrieveRequest(credentials, 'pi_123')).toEqual({ method: 'GET', path: '/v1/payment_intents/pi_123?expand%5B%5D=latest_charge', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION }, carries_card_data: false });
+  it("when a PaymentIntent is retrieved (the consumer's return, a capture that settles), then GET carries no body and asks for the charge", () => {
+    expect(toStripeRetrieveRequest(credentials, 'pi_123')).toEqual({
+      method: 'GET',
+      path: '/v1/payment_intents/pi_123?expand%5B%5D=latest_charge',
+      headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION },
+      carries_card_data: false,
+    });
   });
 
-  it('when a refund is sent, then POST /v1/refunds names the PaymentIntent, the refund\'s amount, its reason in Stripe\'s words, our refund id in metadata, with the refund\'s idempotency key', () => {
-    const request = toStripeRefundRequest(payment({ amount: 500, idempotency_key: 'refund:r1', refund_reason: 'requested_by_customer' }), credentials, 'pi_123', 'r1');
-    expect(request).toEqual({ method: 'POST', path: '/v1/refunds', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'refund:r1' }, format: 'form', body: { payment_intent: 'pi_123', amount: '500', reason: 'requested_by_customer', 'metadata[refund_id]': 'r1' }, carries_card_data: false });
+  it("when a refund is sent, then POST /v1/refunds names the PaymentIntent, the refund's amount, its reason in Stripe's words, our refund id in metadata, with the refund's idempotency key", () => {
+    const request = toStripeRefundRequest(
+      payment({ amount: 500, idempotency_key: 'refund:r1', refund_reason: 'requested_by_customer' }),
+      credentials,
+      'pi_123',
+      'r1',
+    );
+    expect(request).toEqual({
+      method: 'POST',
+      path: '/v1/refunds',
+      headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'refund:r1' },
+      format: 'form',
+      body: { payment_intent: 'pi_123', amount: '500', reason: 'requested_by_customer', 'metadata[refund_id]': 'r1' },
+      carries_card_data: false,
+    });
     expect(toStripeRefundRequest(payment({ refund_reason: null }), credentials, 'pi_123', 'r2').body).not.toHaveProperty('reason');
   });
 

@@ -2,7 +2,16 @@ import type { AuthenticationResult } from '../../domain/payment/authentication';
 import { stripeDecline, stripeIssuerCountry } from './stripe.declines';
 import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import type { RefundReason } from '../../domain/refunds/refund';
-import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import {
+  CARD_PLACEHOLDERS,
+  field,
+  isMerchantInitiated,
+  text,
+  transportOutcome,
+  type AuthorizationInput,
+  type ProcessorHttpRequest,
+  type ProcessorHttpResponse,
+} from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
 import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { stripeAmounts } from './stripe.amounts';
@@ -16,14 +25,19 @@ import { STRIPE_API_VERSION } from './stripe.api-version';
 type Form = Record<string, string>;
 
 /** The API's amount (ISO minor units) in Stripe's units, as form text: the one conversion of every request (stripe.amounts.ts). */
-const stripeAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>): string => String(toProcessorAmount(stripeAmounts, payment.amount, payment.currency_code));
+const stripeAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>): string =>
+  String(toProcessorAmount(stripeAmounts, payment.amount, payment.currency_code));
 
 /** The answer carries the charge, for its network transaction id and 3-D Secure result. */
 const EXPAND_CHARGE: Form = { 'expand[]': 'latest_charge' };
 
 /** The secret key, the pinned API version, and the idempotency key where the call changes something (Stripe keeps keys 24 hours). */
 function headers(credentials: StripeCredentials, idempotencyKey?: string): Record<string, string> {
-  return { authorization: `Bearer ${credentials.secret_key}`, 'stripe-version': STRIPE_API_VERSION, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+  return {
+    authorization: `Bearer ${credentials.secret_key}`,
+    'stripe-version': STRIPE_API_VERSION,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+  };
 }
 
 /**
@@ -94,7 +108,12 @@ export function toStripePaymentIntentRequest(payment: AuthorizationInput, creden
 
 /** `GET /v1/payment_intents/{id}` with its charge: how it stands after the consumer's return, or a capture's. */
 export function toStripeRetrieveRequest(credentials: StripeCredentials, intentId: string): ProcessorHttpRequest {
-  return { method: 'GET', path: `/v1/payment_intents/${encodeURIComponent(intentId)}?expand%5B%5D=latest_charge`, headers: headers(credentials), carries_card_data: false };
+  return {
+    method: 'GET',
+    path: `/v1/payment_intents/${encodeURIComponent(intentId)}?expand%5B%5D=latest_charge`,
+    headers: headers(credentials),
+    carries_card_data: false,
+  };
 }
 
 /**
@@ -123,7 +142,14 @@ export function toStripeRefundRetrieveRequest(credentials: StripeCredentials, re
 
 /** `POST /v1/payment_intents/{id}/cancel`: releases the authorization (Stripe answers it canceled at once). */
 export function toStripeCancelRequest(payment: ProcessorPayment, credentials: StripeCredentials, intentId: string): ProcessorHttpRequest {
-  return { method: 'POST', path: `/v1/payment_intents/${encodeURIComponent(intentId)}/cancel`, headers: headers(credentials, payment.idempotency_key), format: 'form', body: {}, carries_card_data: false };
+  return {
+    method: 'POST',
+    path: `/v1/payment_intents/${encodeURIComponent(intentId)}/cancel`,
+    headers: headers(credentials, payment.idempotency_key),
+    format: 'form',
+    body: {},
+    carries_card_data: false,
+  };
 }
 
 /** Our refund reasons are Stripe's words. */
@@ -136,7 +162,12 @@ export function toStripeRefundRequest(payment: ProcessorPayment, credentials: St
     path: '/v1/refunds',
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
-    body: { payment_intent: intentId, amount: stripeAmount(payment), ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}), 'metadata[refund_id]': refundId },
+    body: {
+      payment_intent: intentId,
+      amount: stripeAmount(payment),
+      ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}),
+      'metadata[refund_id]': refundId,
+    },
     carries_card_data: false,
   };
 }
@@ -151,7 +182,14 @@ function stripeAuthenticationResult(charge: unknown): AuthenticationResult | nul
   const threeDs = field(field(field(charge, 'payment_method_details'), 'card'), 'three_d_secure');
   if (!threeDs || typeof threeDs !== 'object') return null;
   const result = text(field(threeDs, 'result'));
-  const status = result === 'authenticated' ? 'authenticated' : result === 'attempt_acknowledged' ? 'attempted' : result === 'not_supported' || result === 'exempted' ? 'not_required' : 'failed';
+  const status =
+    result === 'authenticated'
+      ? 'authenticated'
+      : result === 'attempt_acknowledged'
+        ? 'attempted'
+        : result === 'not_supported' || result === 'exempted'
+          ? 'not_required'
+          : 'failed';
   return {
     type: '3ds',
     version: text(field(threeDs, 'version')),
@@ -178,7 +216,13 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
     const intent = field(error, 'payment_intent');
     const decline = stripeDecline(error);
     const country = stripeIssuerCountry(field(field(error, 'payment_method'), 'card'));
-    return { status: 'failed', failure_reason: decline.code, processor_reference: text(field(intent, 'id')), decline, ...(country ? { issuer_country: country } : {}) };
+    return {
+      status: 'failed',
+      failure_reason: decline.code,
+      processor_reference: text(field(intent, 'id')),
+      decline,
+      ...(country ? { issuer_country: country } : {}),
+    };
   }
   const transport = transportOutcome(response.status);
   if (transport) return transport;
@@ -192,19 +236,43 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
     case 'succeeded': {
       const card = field(field(charge, 'payment_method_details'), 'card');
       const country = stripeIssuerCountry(card);
-      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(card, 'network_transaction_id')), ...(authentication ? { authentication } : {}), ...(country ? { issuer_country: country } : {}) };
+      return {
+        status: 'succeeded',
+        processor_reference: id,
+        network_transaction_reference: text(field(card, 'network_transaction_id')),
+        ...(authentication ? { authentication } : {}),
+        ...(country ? { issuer_country: country } : {}),
+      };
     }
     case 'requires_action': {
       const next = field(intent, 'next_action');
       const url = text(field(field(next, 'redirect_to_url'), 'url'));
-      if (field(next, 'type') !== 'redirect_to_url' || !url) return { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id };
-      return { status: 'action_required', action: { type: 'redirect', url, method: 'GET', data: {} }, processor_reference: id, resume: { payment_intent: id }, return_parameters: STRIPE_RETURN_PARAMETERS };
+      if (field(next, 'type') !== 'redirect_to_url' || !url)
+        return { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id };
+      return {
+        status: 'action_required',
+        action: { type: 'redirect', url, method: 'GET', data: {} },
+        processor_reference: id,
+        resume: { payment_intent: id },
+        return_parameters: STRIPE_RETURN_PARAMETERS,
+      };
     }
     case 'requires_payment_method':
     case 'canceled': {
       const decline = stripeDecline(field(intent, 'last_payment_error'));
       const failure_reason = decline.code;
-      const failed = failure_reason === 'authentication_failed' ? { type: '3ds' as const, version: null, status: 'failed' as const, eci: null, liability_shift: false, authentication_value: null, ds_transaction_id: null } : authentication;
+      const failed =
+        failure_reason === 'authentication_failed'
+          ? {
+              type: '3ds' as const,
+              version: null,
+              status: 'failed' as const,
+              eci: null,
+              liability_shift: false,
+              authentication_value: null,
+              ds_transaction_id: null,
+            }
+          : authentication;
       return { status: 'failed', failure_reason, processor_reference: id, decline, ...(failed ? { authentication: failed } : {}) };
     }
     default:
@@ -233,7 +301,9 @@ export function fromStripeCaptureResponse(response: ProcessorHttpResponse, nonFi
     case 'succeeded':
       return { status: 'succeeded', processor_reference: id };
     case 'requires_capture':
-      return nonFinalCapture ? { status: 'succeeded', processor_reference: id } : { status: 'pending', processor_reference: id, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS };
+      return nonFinalCapture
+        ? { status: 'succeeded', processor_reference: id }
+        : { status: 'pending', processor_reference: id, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS };
     case 'processing':
       return { status: 'pending', processor_reference: id, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS };
     default:
@@ -265,7 +335,9 @@ export const STRIPE_REFUND_RECHECK_MS = 5_000;
  * answer (a 404, a key refused, a 5xx) says nothing about the capture or refund, which waits for the next question.
  */
 export function unansweredQuestion(response: ProcessorHttpResponse): { status: 'error'; failure_reason: string } | null {
-  return response.status === 200 ? null : { status: 'error', failure_reason: transportOutcome(response.status)?.failure_reason ?? 'processor_invalid_response' };
+  return response.status === 200
+    ? null
+    : { status: 'error', failure_reason: transportOutcome(response.status)?.failure_reason ?? 'processor_invalid_response' };
 }
 
 /** The /refunds answer (a Refund: succeeded, pending, failed) → the refund's outcome (pure). */

@@ -20,11 +20,20 @@ export function signStripePayload(rawBody: Buffer | string, secret: string, time
 export function parseStripeSignature(header: string | undefined): { timestamp: number | null; signatures: string[] } {
   const parts = (header ?? '').split(',').map((part) => part.trim().split('='));
   const t = parts.find(([key]) => key === 't')?.[1];
-  return { timestamp: t && /^\d{1,12}$/.test(t) ? Number(t) : null, signatures: parts.filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value)).map(([, value]) => value!) };
+  return {
+    timestamp: t && /^\d{1,12}$/.test(t) ? Number(t) : null,
+    signatures: parts.filter(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value)).map(([, value]) => value!),
+  };
 }
 
 /** Over the raw bytes as received (a re-serialised body would not verify); constant-time compare of each v1. */
-export function verifyStripeSignature(rawBody: Buffer | string, header: string | undefined, secret: string, now: Date, toleranceSeconds = STRIPE_SIGNATURE_TOLERANCE_SECONDS): boolean {
+export function verifyStripeSignature(
+  rawBody: Buffer | string,
+  header: string | undefined,
+  secret: string,
+  now: Date,
+  toleranceSeconds = STRIPE_SIGNATURE_TOLERANCE_SECONDS,
+): boolean {
   const { timestamp, signatures } = parseStripeSignature(header);
   if (timestamp === null || signatures.length === 0) return false;
   if (Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return false;
@@ -35,7 +44,12 @@ export function verifyStripeSignature(rawBody: Buffer | string, header: string |
 
 const refundEvent = (dedupe_key: string, refund: unknown): VerifiedEvent => {
   const status = field(refund, 'status');
-  const base = { dedupe_key, payment_reference: text(field(field(refund, 'metadata'), 'refund_id')) ?? '', processor_reference: text(field(refund, 'payment_intent')) ?? '', capture_reference: text(field(refund, 'id')) };
+  const base = {
+    dedupe_key,
+    payment_reference: text(field(field(refund, 'metadata'), 'refund_id')) ?? '',
+    processor_reference: text(field(refund, 'payment_intent')) ?? '',
+    capture_reference: text(field(refund, 'id')),
+  };
   if (status === 'succeeded') return { kind: 'refund_succeeded', ...base };
   if (status === 'failed' || status === 'canceled') return { kind: 'refund_failed', ...base, failure_reason: 'refund_failed' };
   return { kind: 'ignored', dedupe_key };
@@ -67,7 +81,15 @@ export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
     case 'payment_intent.amount_capturable_updated':
       return [{ kind: 'authorization_succeeded', dedupe_key, payment_reference: paymentId, processor_reference: intentId }];
     case 'payment_intent.payment_failed':
-      return [{ kind: 'authorization_failed', dedupe_key, payment_reference: paymentId, processor_reference: intentId, failure_reason: stripeFailureReason(field(object, 'last_payment_error')) }];
+      return [
+        {
+          kind: 'authorization_failed',
+          dedupe_key,
+          payment_reference: paymentId,
+          processor_reference: intentId,
+          failure_reason: stripeFailureReason(field(object, 'last_payment_error')),
+        },
+      ];
     case 'payment_intent.canceled':
       return [{ kind: 'void_succeeded', dedupe_key, payment_reference: paymentId, processor_reference: intentId, capture_reference: intentId }];
     case 'charge.refund.updated':
@@ -79,11 +101,25 @@ export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
     case 'radar.early_fraud_warning.created':
     case 'radar.early_fraud_warning.updated': {
       const warning = stripeFraudWarningSignal(type, object);
-      return [warning ? { kind: 'early_fraud_warning', dedupe_key, payment_reference: warning.payment_reference, processor_reference: warning.processor_reference, early_fraud_warning: warning } : { kind: 'ignored', dedupe_key }];
+      return [
+        warning
+          ? {
+              kind: 'early_fraud_warning',
+              dedupe_key,
+              payment_reference: warning.payment_reference,
+              processor_reference: warning.processor_reference,
+              early_fraud_warning: warning,
+            }
+          : { kind: 'ignored', dedupe_key },
+      ];
     }
     default: {
       const dispute = stripeDisputeSignal(type, object);
-      return [dispute ? { kind: 'dispute', dedupe_key, payment_reference: dispute.payment_reference, processor_reference: dispute.processor_reference, dispute } : { kind: 'ignored', dedupe_key }];
+      return [
+        dispute
+          ? { kind: 'dispute', dedupe_key, payment_reference: dispute.payment_reference, processor_reference: dispute.processor_reference, dispute }
+          : { kind: 'ignored', dedupe_key },
+      ];
     }
   }
 }

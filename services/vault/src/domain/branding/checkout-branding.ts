@@ -66,8 +66,10 @@ export function parseBrandColor(value: string): string {
 export function parseDisplayName(value: string): string {
   const name = value.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (name.length === 0) throw new ValidationError('display_name', 'display_name must not be empty; send null to show no name.');
-  if ([...name].length > MAX_DISPLAY_NAME_LENGTH) throw new ValidationError('display_name', `display_name holds at most ${MAX_DISPLAY_NAME_LENGTH} characters.`);
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u.test(name)) throw new ValidationError('display_name', 'display_name must not contain control or invisible formatting characters.');
+  if ([...name].length > MAX_DISPLAY_NAME_LENGTH)
+    throw new ValidationError('display_name', `display_name holds at most ${MAX_DISPLAY_NAME_LENGTH} characters.`);
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}]/u.test(name))
+    throw new ValidationError('display_name', 'display_name must not contain control or invisible formatting characters.');
   return name;
 }
 
@@ -93,7 +95,8 @@ export function parseLogoImage(base64: string): CheckoutLogo {
   }
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) throw new ValidationError('logo_image', 'logo_image is empty; send null to remove the logo.');
-  if (bytes.length > MAX_LOGO_BYTES) throw new ValidationError('logo_image', `logo_image is ${bytes.length} bytes; at most ${MAX_LOGO_BYTES} (64 KB) are accepted.`);
+  if (bytes.length > MAX_LOGO_BYTES)
+    throw new ValidationError('logo_image', `logo_image is ${bytes.length} bytes; at most ${MAX_LOGO_BYTES} (64 KB) are accepted.`);
   const type = sniffLogoType(bytes);
   if (!type) throw new ValidationError('logo_image', 'logo_image must be a PNG, JPEG or WebP file (SVG is not accepted).');
   return { type: 'image', content_type: type, data_base64: bytes.toString('base64'), size_bytes: bytes.length };

@@ -19,7 +19,15 @@ export function getCheckoutBranding({ branding }: { branding: CheckoutBrandingRe
 export type UpdateCheckoutBranding = (scope: Pick<Scope, 'merchantId'>, changes: CheckoutBrandingChanges) => Promise<CheckoutBranding>;
 
 /** Validates every change before anything is written; the record's version guards two changes at once. */
-export function updateCheckoutBranding({ branding, transaction, clock }: { branding: CheckoutBrandingRepository; transaction: TransactionRunner; clock: Clock }): UpdateCheckoutBranding {
+export function updateCheckoutBranding({
+  branding,
+  transaction,
+  clock,
+}: {
+  branding: CheckoutBrandingRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}): UpdateCheckoutBranding {
   return async (scope, changes) => {
     const current = await branding.get(scope);
     const next = { ...applyBrandingChanges(toBranding(current), changes), updated_at: clock.now().toISOString() };
@@ -33,7 +41,13 @@ export function updateCheckoutBranding({ branding, transaction, clock }: { brand
 export type SessionLogoImage = (sessionId: string) => Promise<{ contentType: string; body: Buffer }>;
 
 /** The uploaded logo of a session's merchant, for the page's <img>; a URL logo or none is not found here. */
-export function sessionLogoImage({ sessions, branding }: { sessions: Pick<CheckoutSessionRepository, 'get'>; branding: CheckoutBrandingRepository }): SessionLogoImage {
+export function sessionLogoImage({
+  sessions,
+  branding,
+}: {
+  sessions: Pick<CheckoutSessionRepository, 'get'>;
+  branding: CheckoutBrandingRepository;
+}): SessionLogoImage {
   return async (sessionId) => {
     const session = await sessions.get(sessionId);
     const logo = session ? (await branding.get({ merchantId: session.merchant_id }))?.logo : null;

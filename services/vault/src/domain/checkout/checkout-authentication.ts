@@ -35,7 +35,8 @@ export function isAuthenticationRequired(session: CheckoutSessionRecord): boolea
 }
 
 /** form: `allowedOrigins` may frame it, as they may frame the hosted page (the SDK's iframe goes to the bank too). */
-export type AuthenticationStep = { kind: 'redirect'; url: string } | { kind: 'form'; url: string; data: Record<string, string>; allowedOrigins: string[] } | { kind: 'page' };
+export type AuthenticationStep =
+  { kind: 'redirect'; url: string } | { kind: 'form'; url: string; data: Record<string, string>; allowedOrigins: string[] } | { kind: 'page' };
 
 export type StartAuthentication = (sessionId: string) => Promise<AuthenticationStep>;
 
@@ -45,7 +46,9 @@ export function startAuthentication({ sessions }: { sessions: CheckoutSessionRep
     const session = await sessions.get(sessionId);
     if (!session || !isAuthenticationRequired(session)) return { kind: 'page' };
     const { action } = session.authentication!;
-    return action.method === 'POST' ? { kind: 'form', url: action.url, data: action.data, allowedOrigins: framingOriginsOf(session) } : { kind: 'redirect', url: action.url };
+    return action.method === 'POST'
+      ? { kind: 'form', url: action.url, data: action.data, allowedOrigins: framingOriginsOf(session) }
+      : { kind: 'redirect', url: action.url };
   };
 }
 
@@ -57,7 +60,15 @@ export type ReturnFromAuthentication = (sessionId: string, query: Record<string,
  * back button) or a return the session does not wait for changes nothing. A value that holds a card
  * number is never passed on (nobody's processor puts one there).
  */
-export function returnFromAuthentication({ sessions, transaction, clock }: { sessions: CheckoutSessionRepository; transaction: TransactionRunner; clock: Clock }): ReturnFromAuthentication {
+export function returnFromAuthentication({
+  sessions,
+  transaction,
+  clock,
+}: {
+  sessions: CheckoutSessionRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}): ReturnFromAuthentication {
   return async (sessionId, query) => {
     const session = await sessions.get(sessionId);
     if (!session || !isAuthenticationRequired(session)) return;
@@ -65,7 +76,13 @@ export function returnFromAuthentication({ sessions, transaction, clock }: { ses
     const at = clock.now().toISOString();
     await transaction((uow) => {
       sessions.update(uow, { ...session, authentication: { ...session.authentication!, state: 'returned', returned_at: at } });
-      uow.publish(domainEvent(checkoutSessionReturnedV1, { scope: scopeOfDocument(session), occurredAt: clock.now(), data: { session_id: session.id, payment_id: session.payment_id, parameters, returned_at: at } }));
+      uow.publish(
+        domainEvent(checkoutSessionReturnedV1, {
+          scope: scopeOfDocument(session),
+          occurredAt: clock.now(),
+          data: { session_id: session.id, payment_id: session.payment_id, parameters, returned_at: at },
+        }),
+      );
     }).catch((error: unknown) => {
       // Two returns at once: the other one committed (the session's version moved); this one changes nothing.
       if (!(error instanceof Error && 'code' in error && error.code === 'concurrent_modification')) throw error;

@@ -1,5 +1,16 @@
 import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionAbandonedV1, checkoutSessionCompletedV1, domainEvent, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import {
+  MAX_CHECKOUT_DESCRIPTION_LENGTH,
+  allowedOriginsOf,
+  checkoutLocaleOf,
+  checkoutSessionAbandonedV1,
+  checkoutSessionCompletedV1,
+  domainEvent,
+  isAllowedReturnUrl,
+  type BrowserInfoData,
+  type EventData,
+  type checkoutSessionOpenedV1,
+} from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
@@ -57,7 +68,15 @@ export type OpenCheckoutSession = (uow: UnitOfWork, scope: Scope, data: EventDat
  * orchestrator validated return_url and allowed_origins already; what a page would follow or trust
  * is checked again here, so a bad event cannot make the page navigate to javascript: or post to `*`.
  */
-export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals }): OpenCheckoutSession {
+export function openCheckoutSession({
+  sessions,
+  clock,
+  arrivals,
+}: {
+  sessions: CheckoutSessionRepository;
+  clock: Clock;
+  arrivals: SessionArrivals;
+}): OpenCheckoutSession {
   return async (uow, scope, data) => {
     if (await sessions.get(data.session_id)) return;
     uow.afterCommit(() => arrivals.announce(data.session_id));
@@ -137,23 +156,39 @@ export type AbandonCheckoutSession = (sessionId: string) => Promise<CheckoutSess
  * payment fail at once with the last card's reason, so the shop reads a final status when the consumer
  * arrives there. A session with a card in flight, or already ended, is not abandoned (409).
  */
-export function abandonCheckoutSession({ sessions, transaction, clock }: { sessions: CheckoutSessionRepository; transaction: TransactionRunner; clock: Clock }): AbandonCheckoutSession {
+export function abandonCheckoutSession({
+  sessions,
+  transaction,
+  clock,
+}: {
+  sessions: CheckoutSessionRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}): AbandonCheckoutSession {
   return async (sessionId) => {
     const session = await sessions.get(sessionId);
     if (!session) throw new CheckoutSessionNotFound();
     const now = clock.now();
     const { state } = stateAt(session, now);
     if (state === 'abandoned') return stateAt(session, now);
-    if (state !== 'open') throw new CheckoutSessionNotAbandonable(`This session is ${state === 'completed' ? 'deciding the card entered' : state}: it does not wait for a card.`);
+    if (state !== 'open')
+      throw new CheckoutSessionNotAbandonable(`This session is ${state === 'completed' ? 'deciding the card entered' : state}: it does not wait for a card.`);
     try {
       const abandoned = await transaction((uow) => {
-        uow.publish(domainEvent(checkoutSessionAbandonedV1, { scope: scopeOfDocument(session), occurredAt: now, data: { session_id: session.id, payment_id: session.payment_id, abandoned_at: now.toISOString() } }));
+        uow.publish(
+          domainEvent(checkoutSessionAbandonedV1, {
+            scope: scopeOfDocument(session),
+            occurredAt: now,
+            data: { session_id: session.id, payment_id: session.payment_id, abandoned_at: now.toISOString() },
+          }),
+        );
         return sessions.update(uow, { ...session, state: 'abandoned' });
       });
       return stateAt(abandoned, now);
     } catch (error) {
       // A card submitted at the same moment committed first: the session decides that card.
-      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionNotAbandonable('A card was entered at the same moment: the session decides that card.');
+      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification')
+        throw new CheckoutSessionNotAbandonable('A card was entered at the same moment: the session decides that card.');
       throw error;
     }
   };
@@ -194,7 +229,17 @@ export interface ArrivalWait {
   maxWaiting: number;
 }
 
-export function checkoutStatus({ sessions, clock, arrivals, wait }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals; wait: ArrivalWait }): CheckoutStatus {
+export function checkoutStatus({
+  sessions,
+  clock,
+  arrivals,
+  wait,
+}: {
+  sessions: CheckoutSessionRepository;
+  clock: Clock;
+  arrivals: SessionArrivals;
+  wait: ArrivalWait;
+}): CheckoutStatus {
   let waiting = 0;
   return async (sessionId) => {
     let session = await sessions.get(sessionId);
@@ -246,7 +291,12 @@ export interface SubmitCheckoutCardPorts {
   clock: Clock;
   limits: CheckoutLimits;
 }
-export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput; browser?: SubmittedBrowser }) => Promise<CheckoutSessionState>;
+export type SubmitCheckoutCard = (command: {
+  sessionId: string;
+  clientAddress: string;
+  card: CardInput;
+  browser?: SubmittedBrowser;
+}) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer's card entry. The session id is the capability: single use (the session's optimistic
@@ -260,7 +310,11 @@ export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: s
  * is read first only to know the address's limit (a test session from loopback has the larger one); the
  * counters decide before anything of the session is told.
  */
-async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<SubmitCheckoutCardPorts, 'sessions' | 'ttl' | 'clock' | 'limits'>, sessionId: string, clientAddress: string): Promise<CheckoutSessionRecord> {
+async function openSessionForAttempt(
+  { sessions, ttl, clock, limits }: Pick<SubmitCheckoutCardPorts, 'sessions' | 'ttl' | 'clock' | 'limits'>,
+  sessionId: string,
+  clientAddress: string,
+): Promise<CheckoutSessionRecord> {
   const enforceLimit = async (key: string, max: number): Promise<void> => {
     const count = await ttl.increment(key, limits.windowMs);
     if (count > max) {
@@ -284,11 +338,25 @@ async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<Subm
 type SessionCard = EventData<typeof checkoutSessionCompletedV1>['card'] & { token_id: string };
 
 /** Completes the session and publishes checkout.session.completed in the same unit of work. */
-function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard, browser?: BrowserInfoData): CheckoutSessionRecord {
+function completeSession(
+  uow: UnitOfWork,
+  sessions: CheckoutSessionRepository,
+  session: CheckoutSessionRecord,
+  card: SessionCard,
+  browser?: BrowserInfoData,
+): CheckoutSessionRecord {
   const { token_id, submitted_at, ...display } = card;
   // The first card is attempt 1; a card entered after a failed one, the next number (the payment takes only the one it waits for).
   const attempt = (session.attempt ?? 0) + 1;
-  const completed = sessions.update(uow, { ...session, state: 'completed', attempt, token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
+  const completed = sessions.update(uow, {
+    ...session,
+    state: 'completed',
+    attempt,
+    token_id,
+    masked_account_number: card.masked_account_number,
+    scheme: card.scheme,
+    completed_at: submitted_at,
+  });
   uow.publish(
     domainEvent(checkoutSessionCompletedV1, {
       scope: scopeOfDocument(session),
@@ -322,15 +390,21 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
           correlationId: session.payment_id,
         },
         (uow, token, cardholderName) => {
-          completed = completeSession(uow, sessions, session, {
-            token_id: token.id,
-            masked_account_number: token.masked_account_number,
-            scheme: token.scheme,
-            expiry_month: token.expiry_month,
-            expiry_year: token.expiry_year,
-            cardholder_name: cardholderName,
-            submitted_at: token.created_at,
-          }, browser);
+          completed = completeSession(
+            uow,
+            sessions,
+            session,
+            {
+              token_id: token.id,
+              masked_account_number: token.masked_account_number,
+              scheme: token.scheme,
+              expiry_month: token.expiry_month,
+              expiry_year: token.expiry_year,
+              cardholder_name: cardholderName,
+              submitted_at: token.created_at,
+            },
+            browser,
+          );
         },
       );
     } catch (error) {
@@ -349,7 +423,12 @@ export interface ConfirmStoredCardPorts {
   clock: Clock;
   limits: CheckoutLimits;
 }
-export type ConfirmStoredCard = (command: { sessionId: string; clientAddress: string; securityCode: unknown; browser?: SubmittedBrowser }) => Promise<CheckoutSessionState>;
+export type ConfirmStoredCard = (command: {
+  sessionId: string;
+  clientAddress: string;
+  securityCode: unknown;
+  browser?: SubmittedBrowser;
+}) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer confirms the stored card the session offers (earlier interface: COF payments and mandates
@@ -373,15 +452,21 @@ export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredC
     try {
       const completed = await transaction((uow) => {
         if (securityCode !== null) tokens.update(uow, { ...token, security_code_stored_at: now });
-        return completeSession(uow, sessions, session, {
-          token_id: offer.token_id,
-          masked_account_number: offer.masked_account_number,
-          scheme: offer.scheme ?? token.scheme,
-          expiry_month: offer.expiry_month,
-          expiry_year: offer.expiry_year,
-          cardholder_name: offer.cardholder_name,
-          submitted_at: now,
-        }, browser);
+        return completeSession(
+          uow,
+          sessions,
+          session,
+          {
+            token_id: offer.token_id,
+            masked_account_number: offer.masked_account_number,
+            scheme: offer.scheme ?? token.scheme,
+            expiry_month: offer.expiry_month,
+            expiry_year: offer.expiry_year,
+            cardholder_name: offer.cardholder_name,
+            submitted_at: now,
+          },
+          browser,
+        );
       });
       return stateAt(completed, clock.now());
     } catch (error) {

@@ -85,7 +85,11 @@ export class StoredCardNotConfirmable extends AppError {
  */
 export class StoredCardSession extends AppError {
   constructor() {
-    super('stored_card_session', 409, 'This session pays with the stored card it offers: confirm it (POST /sessions/{session_id}/stored-card) instead of entering a card.');
+    super(
+      'stored_card_session',
+      409,
+      'This session pays with the stored card it offers: confirm it (POST /sessions/{session_id}/stored-card) instead of entering a card.',
+    );
   }
 }
 

@@ -24,7 +24,12 @@ const noSessions = (): CheckoutSessionRepository & { reads: number } => {
 describe('checkout status of a session that has not arrived', () => {
   it('when as many reads as allowed already wait, then the next one answers not found at once with a single store read', async () => {
     const sessions = noSessions();
-    const status = checkoutStatus({ sessions, clock: { now: () => new Date() }, arrivals: new SessionArrivals(), wait: { maxMs: 300, recheckMs: 100, maxWaiting: 1 } });
+    const status = checkoutStatus({
+      sessions,
+      clock: { now: () => new Date() },
+      arrivals: new SessionArrivals(),
+      wait: { maxMs: 300, recheckMs: 100, maxWaiting: 1 },
+    });
 
     const waiting = status('cs_made_up_1');
     const startedAt = Date.now();

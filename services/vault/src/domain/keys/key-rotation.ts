@@ -46,7 +46,13 @@ export function startKeyRotation({ rotations, tokens, keys, transaction, clock }
 /** The rotation and how many tokens it still has to re-wrap. */
 export type GetKeyRotation = (id: string) => Promise<{ rotation: KeyRotationRecord; remaining: number }>;
 
-export function getKeyRotation({ rotations, tokens }: { rotations: KeyRotationRepository; tokens: Pick<TokenRepository, 'countNotWrappedBy'> }): GetKeyRotation {
+export function getKeyRotation({
+  rotations,
+  tokens,
+}: {
+  rotations: KeyRotationRepository;
+  tokens: Pick<TokenRepository, 'countNotWrappedBy'>;
+}): GetKeyRotation {
   return async (id) => {
     const record = await rotations.get(id);
     if (!record) throw new NotFoundError('key_rotation');
@@ -58,10 +64,18 @@ export function getKeyRotation({ rotations, tokens }: { rotations: KeyRotationRe
 /** The rotations, newest first by default, each with what it still has to re-wrap (0 once completed). */
 export type ListKeyRotations = (page: PageRequest) => Promise<Page<{ rotation: KeyRotationRecord; remaining: number }>>;
 
-export function listKeyRotations({ rotations, tokens }: { rotations: Pick<KeyRotationRepository, 'list'>; tokens: Pick<TokenRepository, 'countNotWrappedBy'> }): ListKeyRotations {
+export function listKeyRotations({
+  rotations,
+  tokens,
+}: {
+  rotations: Pick<KeyRotationRepository, 'list'>;
+  tokens: Pick<TokenRepository, 'countNotWrappedBy'>;
+}): ListKeyRotations {
   return async (page) => {
     const found = await rotations.list(page);
-    const items = await Promise.all(found.items.map(async (rotation) => ({ rotation, remaining: rotation.state === 'completed' ? 0 : await tokens.countNotWrappedBy(rotation.to_version) })));
+    const items = await Promise.all(
+      found.items.map(async (rotation) => ({ rotation, remaining: rotation.state === 'completed' ? 0 : await tokens.countNotWrappedBy(rotation.to_version) })),
+    );
     return { ...found, items };
   };
 }

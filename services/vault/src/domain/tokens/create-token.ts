@@ -35,7 +35,10 @@ export interface CreateTokenPorts {
   clock: Clock;
 }
 /** `beforeCommit` lets a caller add its own state change to the same unit of work (checkout). */
-export type CreateToken = (command: TokenizeCommand, beforeCommit?: (uow: UnitOfWork, record: TokenRecord, cardholderName: string | null) => void) => Promise<TokenizeResult>;
+export type CreateToken = (
+  command: TokenizeCommand,
+  beforeCommit?: (uow: UnitOfWork, record: TokenRecord, cardholderName: string | null) => void,
+) => Promise<TokenizeResult>;
 
 /**
  * Stores a card as a new token. Decision: POST /tokens of a card the merchant already tokenized

@@ -48,7 +48,13 @@ export type Detokenize = (command: DetokenizeCommand) => Promise<DetokenizedCard
 export function detokenize(ports: DetokenizePorts): Detokenize {
   const { tokens, audit, transaction, keys, ttl, clock } = ports;
   return async (command) => {
-    if (command.mode === null) return refuse(ports, command, 'insufficient_scope', new ForbiddenError('Detokenization acts for a merchant key: the internal token must carry its mode.', 'mode_required'));
+    if (command.mode === null)
+      return refuse(
+        ports,
+        command,
+        'insufficient_scope',
+        new ForbiddenError('Detokenization acts for a merchant key: the internal token must carry its mode.', 'mode_required'),
+      );
     const scope = { merchantId: command.merchantId, mode: command.mode };
     const record = await tokens.get(scope, command.tokenId);
     if (!record) return refuse(ports, command, 'token_not_found', new NotFoundError('token'));

@@ -71,7 +71,7 @@
       anotherCard: 'You can enter another card below.',
       tooManyAttemptsWait: 'Too many attempts. Try again in {seconds} s.',
       session_abandoned: 'You left the payment; nothing was charged.',
-      secured: 'Secure payment by Vaultline. The shop never sees your card number.'
+      secured: 'Secure payment by Vaultline. The shop never sees your card number.',
     },
     de: {
       documentTitle: 'Sichere Kartenzahlung',
@@ -138,7 +138,7 @@
       anotherCard: 'Sie können unten eine andere Karte eingeben.',
       tooManyAttemptsWait: 'Zu viele Versuche. Versuchen Sie es in {seconds} s erneut.',
       session_abandoned: 'Sie haben die Zahlung verlassen; es wurde nichts belastet.',
-      secured: 'Sichere Zahlung über Vaultline. Der Shop sieht Ihre Kartennummer nie.'
+      secured: 'Sichere Zahlung über Vaultline. Der Shop sieht Ihre Kartennummer nie.',
     },
     fr: {
       documentTitle: 'Paiement sécurisé par carte',
@@ -205,7 +205,7 @@
       anotherCard: 'Vous pouvez saisir une autre carte ci-dessous.',
       tooManyAttemptsWait: 'Trop de tentatives. Réessayez dans {seconds} s.',
       session_abandoned: 'Vous avez quitté le paiement ; rien n’a été débité.',
-      secured: 'Paiement sécurisé par Vaultline. La boutique ne voit jamais votre numéro de carte.'
+      secured: 'Paiement sécurisé par Vaultline. La boutique ne voit jamais votre numéro de carte.',
     },
     es: {
       documentTitle: 'Pago seguro con tarjeta',
@@ -272,7 +272,7 @@
       anotherCard: 'Puede introducir otra tarjeta a continuación.',
       tooManyAttemptsWait: 'Demasiados intentos. Vuelva a intentarlo en {seconds} s.',
       session_abandoned: 'Ha abandonado el pago; no se ha cobrado nada.',
-      secured: 'Pago seguro con Vaultline. La tienda nunca ve el número de su tarjeta.'
+      secured: 'Pago seguro con Vaultline. La tienda nunca ve el número de su tarjeta.',
     },
     nl: {
       documentTitle: 'Veilige kaartbetaling',
@@ -339,7 +339,7 @@
       anotherCard: 'U kunt hieronder een andere kaart invoeren.',
       tooManyAttemptsWait: 'Te veel pogingen. Probeer het over {seconds} s opnieuw.',
       session_abandoned: 'U heeft de betaling verlaten; er is niets afgeschreven.',
-      secured: 'Veilig betalen via Vaultline. De winkel ziet uw kaartnummer nooit.'
+      secured: 'Veilig betalen via Vaultline. De winkel ziet uw kaartnummer nooit.',
     },
     it: {
       documentTitle: 'Pagamento sicuro con carta',
@@ -406,8 +406,8 @@
       anotherCard: 'Puoi inserire un’altra carta qui sotto.',
       tooManyAttemptsWait: 'Troppi tentativi. Riprova tra {seconds} s.',
       session_abandoned: 'Hai abbandonato il pagamento; non è stato addebitato nulla.',
-      secured: 'Pagamento sicuro con Vaultline. Il negozio non vede mai il numero della tua carta.'
-    }
+      secured: 'Pagamento sicuro con Vaultline. Il negozio non vede mai il numero della tua carta.',
+    },
   };
 
   /** The first of `candidates` (BCP 47 tags, best first) whose language the page speaks: { language, locale }. */
@@ -427,9 +427,18 @@
     return function (key, values) {
       var text = table[key] !== undefined ? table[key] : MESSAGES.en[key];
       if (text === undefined) return undefined;
-      return text.replace(/\{(\w+)\}/g, function (_, name) { return values && values[name] !== undefined ? String(values[name]) : ''; });
+      return text.replace(/\{(\w+)\}/g, function (_, name) {
+        return values && values[name] !== undefined ? String(values[name]) : '';
+      });
     };
   }
 
-  global.CheckoutMessages = { languages: Object.keys(MESSAGES), choose: choose, translator: translator, has: function (key) { return MESSAGES.en[key] !== undefined; } };
+  global.CheckoutMessages = {
+    languages: Object.keys(MESSAGES),
+    choose: choose,
+    translator: translator,
+    has: function (key) {
+      return MESSAGES.en[key] !== undefined;
+    },
+  };
 })(window);

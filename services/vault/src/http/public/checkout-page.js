@@ -16,11 +16,17 @@
   // can write a query string) and never '*'. Until the status arrives, nobody.
   var parentOrigins = [];
 
-  var $ = function (id) { return document.getElementById(id); };
-  var form = $('card-form'), notice = $('notice'), pay = $('pay');
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  var form = $('card-form'),
+    notice = $('notice'),
+    pay = $('pay');
   var inputs = { number: $('number'), expiry: $('expiry'), cvc: $('cvc'), name: $('name') };
   var session = null;
-  var storedForm = $('stored-form'), confirmButton = $('confirm'), storedCvc = $('stored-cvc');
+  var storedForm = $('stored-form'),
+    confirmButton = $('confirm'),
+    storedCvc = $('stored-cvc');
   var leave = $('leave');
   // Whether the form offers "Return to the shop" (after a failed card, with the shop's address, not in the SDK's iframe).
   var leaveOffered = false;
@@ -34,7 +40,9 @@
     t = CheckoutMessages.translator(choice.language);
     document.documentElement.lang = choice.language;
     document.title = t('documentTitle');
-    Array.prototype.forEach.call(document.querySelectorAll('[data-text]'), function (el) { el.textContent = t(el.getAttribute('data-text')); });
+    Array.prototype.forEach.call(document.querySelectorAll('[data-text]'), function (el) {
+      el.textContent = t(el.getAttribute('data-text'));
+    });
     inputs.expiry.placeholder = t('expiryPlaceholder');
   }
   speak(speech);
@@ -53,11 +61,22 @@
   function formatAmount(minor, currency, exponent) {
     var major = majorUnits(minor, exponent);
     try {
-      return new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major);
-    } catch { return major + ' ' + currency; }
+      return new Intl.NumberFormat(speech.locale, {
+        style: 'currency',
+        currency: currency,
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      }).format(major);
+    } catch {
+      return major + ' ' + currency;
+    }
   }
-  function sessionAmount() { return formatAmount(session.amount, session.currency, session.currency_exponent); }
-  function payLabel() { return t('payAmount', { amount: sessionAmount() }); }
+  function sessionAmount() {
+    return formatAmount(session.amount, session.currency, session.currency_exponent);
+  }
+  function payLabel() {
+    return t('payAmount', { amount: sessionAmount() });
+  }
 
   /** The shop's look: its name and logo at the top, its colour on the button (text black or white, as the server chose for contrast). */
   function showMerchant(merchant) {
@@ -73,7 +92,10 @@
     if (merchant.logo_url) {
       // Beside the name the logo is decoration; alone it names the shop.
       logo.alt = name ? '' : t('shopLogoAlt');
-      logo.onerror = function () { logo.hidden = true; if (!name) $('merchant').hidden = true; };
+      logo.onerror = function () {
+        logo.hidden = true;
+        if (!name) $('merchant').hidden = true;
+      };
       logo.src = merchant.logo_url;
       logo.hidden = false;
     }
@@ -87,7 +109,9 @@
     $('topline').hidden = $('merchant').hidden && $('test-mode').hidden;
   }
 
-  function digitsOf(value) { return value.replace(/\D/g, ''); }
+  function digitsOf(value) {
+    return value.replace(/\D/g, '');
+  }
 
   function setError(field, message) {
     var input = inputs[field];
@@ -99,7 +123,8 @@
   function parseExpiry(value) {
     var m = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
     if (!m) return null;
-    var month = Number(m[1]), year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+    var month = Number(m[1]),
+      year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
     return { month: month, year: year };
   }
 
@@ -143,8 +168,12 @@
     showMark($('brand-mark'), digits.length >= 1 ? brand.scheme : 'UNKNOWN');
     // Group digits as typed: 4-6-5 for American Express, groups of four otherwise.
     var groups = brand.scheme === 'AMEX' ? [4, 6, 5] : [4, 4, 4, 4, 3];
-    var out = [], i = 0;
-    for (var g = 0; g < groups.length && i < digits.length; g++) { out.push(digits.slice(i, i + groups[g])); i += groups[g]; }
+    var out = [],
+      i = 0;
+    for (var g = 0; g < groups.length && i < digits.length; g++) {
+      out.push(digits.slice(i, i + groups[g]));
+      i += groups[g];
+    }
     var formatted = out.join(' ');
     if (formatted !== inputs.number.value) inputs.number.value = formatted;
     inputs.cvc.maxLength = brand.scheme === 'AMEX' || brand.scheme === 'UNKNOWN' ? 4 : 3;
@@ -167,12 +196,19 @@
   // parent on any other origin hears nothing (and frame-ancestors keeps it from framing the page at all).
   function post(message) {
     if (!embedded || window.parent === window) return;
-    parentOrigins.forEach(function (origin) { window.parent.postMessage(message, origin); });
+    parentOrigins.forEach(function (origin) {
+      window.parent.postMessage(message, origin);
+    });
   }
-  function resized() { post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight }); }
+  function resized() {
+    post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+  }
 
   function learnOrigins(status) {
-    if (Array.isArray(status.allowed_origins)) parentOrigins = status.allowed_origins.filter(function (o) { return typeof o === 'string' && o !== '*'; });
+    if (Array.isArray(status.allowed_origins))
+      parentOrigins = status.allowed_origins.filter(function (o) {
+        return typeof o === 'string' && o !== '*';
+      });
   }
 
   /** "Mastercard •••• 4444": the brand and the last four digits, all a consumer needs to recognise the card. */
@@ -181,8 +217,12 @@
     var last4 = status.masked_account_number ? '•••• ' + status.masked_account_number.slice(-4) : '';
     return (brand + ' ' + last4).trim();
   }
-  function paidWith(status) { return cardShown(status) ? t('paidWith', { card: cardShown(status) }) : ''; }
-  function failureText(status) { return (status.failure_reason && CheckoutMessages.has(status.failure_reason) ? t(status.failure_reason) : t('failureFallback')); }
+  function paidWith(status) {
+    return cardShown(status) ? t('paidWith', { card: cardShown(status) }) : '';
+  }
+  function failureText(status) {
+    return status.failure_reason && CheckoutMessages.has(status.failure_reason) ? t(status.failure_reason) : t('failureFallback');
+  }
 
   /*
    * The one place that says what the consumer reads for each payment status: the outcome (its colour and
@@ -190,15 +230,51 @@
    * challenge) is one more line here and its words in checkout-messages.js.
    */
   var STATES = {
-    processing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
+    processing: {
+      outcome: 'pending',
+      title: 'processingTitle',
+      detail: function () {
+        return t('processingDetail');
+      },
+      final: false,
+    },
     // 3-D Secure, while the payment stays processing: the bank asks (the page takes the consumer there), then the consumer is back.
-    authentication_required: { outcome: 'pending', title: 'authenticatingTitle', detail: function () { return t('authenticatingDetail'); }, final: false, leave: true },
-    authentication_returned: { outcome: 'pending', title: 'verifyingTitle', detail: function () { return t('verifyingDetail'); }, final: false },
-    capturing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
+    authentication_required: {
+      outcome: 'pending',
+      title: 'authenticatingTitle',
+      detail: function () {
+        return t('authenticatingDetail');
+      },
+      final: false,
+      leave: true,
+    },
+    authentication_returned: {
+      outcome: 'pending',
+      title: 'verifyingTitle',
+      detail: function () {
+        return t('verifyingDetail');
+      },
+      final: false,
+    },
+    capturing: {
+      outcome: 'pending',
+      title: 'processingTitle',
+      detail: function () {
+        return t('processingDetail');
+      },
+      final: false,
+    },
     authorized: { outcome: 'success', title: 'authorizedTitle', detail: paidWith, final: true },
     captured: { outcome: 'success', title: 'capturedTitle', detail: paidWith, final: true },
     failed: { outcome: 'failure', title: 'failedTitle', detail: failureText, final: true },
-    canceled: { outcome: 'failure', title: 'canceledTitle', detail: function () { return t('canceledDetail'); }, final: true }
+    canceled: {
+      outcome: 'failure',
+      title: 'canceledTitle',
+      detail: function () {
+        return t('canceledDetail');
+      },
+      final: true,
+    },
   };
   var UNKNOWN_STATE = STATES.processing;
   function stateOf(status) {
@@ -239,14 +315,21 @@
       target.searchParams.set('payment_id', status.payment_id);
       target.searchParams.set('payment_status', status.payment_status);
       return target.toString();
-    } catch { return null; }
+    } catch {
+      return null;
+    }
   }
 
   function finish(status) {
     learnOrigins(status);
     showResult(status);
-    post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status,
-      failureReason: status.failure_reason || null });
+    post({
+      type: 'vaultline.checkout.complete',
+      sessionId: sessionId,
+      paymentId: status.payment_id,
+      status: status.payment_status,
+      failureReason: status.failure_reason || null,
+    });
     var target = returnTarget(status);
     if (target) {
       var link = $('return-link');
@@ -255,14 +338,18 @@
       // Only a paid order goes back on its own: after a failure the consumer chooses (the link stays).
       if (!embedded && stateOf(status).outcome === 'success') {
         $('returning').hidden = false;
-        setTimeout(function () { location.assign(target); }, 3000);
+        setTimeout(function () {
+          location.assign(target);
+        }, 3000);
       }
       resized();
     }
   }
 
   /** "•••• 0002": the last four digits of a masked number, all a consumer needs to recognise the card. */
-  function lastFour(masked) { return masked ? '•••• ' + String(masked).slice(-4) : ''; }
+  function lastFour(masked) {
+    return masked ? '•••• ' + String(masked).slice(-4) : '';
+  }
 
   /**
    * The card form, empty, for the first card or for another one after a failed card (`failed`: which card
@@ -273,13 +360,17 @@
     storedForm.hidden = true;
     form.hidden = false;
     $('form-error').textContent = '';
-    Object.keys(inputs).forEach(function (field) { setError(field, ''); });
+    Object.keys(inputs).forEach(function (field) {
+      setError(field, '');
+    });
     pay.disabled = false;
     pay.textContent = payLabel();
     $('amount').textContent = payLabel();
     var box = $('attempt-failed');
     if (failed) {
-      Object.keys(inputs).forEach(function (field) { inputs[field].value = ''; });
+      Object.keys(inputs).forEach(function (field) {
+        inputs[field].value = '';
+      });
       showBrand();
       $('attempt-title').textContent = t('attemptFailedTitle', { card: lastFour(failed.masked_account_number) || '' }).replace(/\s+/g, ' ');
       $('attempt-detail').textContent = failureText(failed) + ' ' + t('anotherCard');
@@ -287,7 +378,13 @@
       notice.textContent = '';
       leaveOffered = Boolean(session && session.return_url) && !embedded;
       leave.hidden = !leaveOffered;
-      post({ type: 'vaultline.checkout.attempt_failed', sessionId: sessionId, paymentId: session.payment_id, attempt: failed.number, failureReason: failed.failure_reason });
+      post({
+        type: 'vaultline.checkout.attempt_failed',
+        sessionId: sessionId,
+        paymentId: session.payment_id,
+        attempt: failed.number,
+        failureReason: failed.failure_reason,
+      });
     } else {
       box.hidden = true;
       leaveOffered = false;
@@ -302,15 +399,17 @@
   leave.addEventListener('click', function () {
     leave.disabled = true;
     pay.disabled = true;
-    postToSession('/abandon', {}).then(function (answer) {
-      if (answer.status !== 200) return poll(0);
-      var target = returnTarget(Object.assign({}, session, { payment_status: 'failed' }));
-      if (target) location.assign(target);
-    }).catch(function () {
-      leave.disabled = false;
-      pay.disabled = false;
-      $('form-error').textContent = t('network');
-    });
+    postToSession('/abandon', {})
+      .then(function (answer) {
+        if (answer.status !== 200) return poll(0);
+        var target = returnTarget(Object.assign({}, session, { payment_status: 'failed' }));
+        if (target) location.assign(target);
+      })
+      .catch(function () {
+        leave.disabled = false;
+        pay.disabled = false;
+        $('form-error').textContent = t('network');
+      });
   });
 
   /**
@@ -345,7 +444,9 @@
 
   function poll(attempt) {
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
-      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        return r.json();
+      })
       .then(function (status) {
         if (stateOf(status).final) return finish(status);
         // The card failed and the payment takes another: the session is open again.
@@ -355,15 +456,30 @@
         }
         showResult(status);
         if (stateOf(status).leave) return leaveForAuthentication();
-        if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, attempt < 10 ? 500 : 1500);
+        if (attempt < 120)
+          setTimeout(
+            function () {
+              poll(attempt + 1);
+            },
+            attempt < 10 ? 500 : 1500,
+          );
       })
-      .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
+      .catch(function () {
+        if (attempt < 120)
+          setTimeout(function () {
+            poll(attempt + 1);
+          }, 2000);
+      });
   }
 
   /** What 3-D Secure 2 asks of the browser (the vault adds the Accept header and the address it saw). */
   function browserData() {
     var java = false;
-    try { java = typeof navigator.javaEnabled === 'function' && navigator.javaEnabled(); } catch { java = false; }
+    try {
+      java = typeof navigator.javaEnabled === 'function' && navigator.javaEnabled();
+    } catch {
+      java = false;
+    }
     return {
       user_agent: String(navigator.userAgent || '').slice(0, 1024),
       language: String(navigator.language || 'en').slice(0, 35),
@@ -371,16 +487,20 @@
       screen_height: Math.round(screen.height || 0),
       color_depth: Math.round(screen.colorDepth || 24),
       time_zone_offset: new Date().getTimezoneOffset(),
-      java_enabled: Boolean(java)
+      java_enabled: Boolean(java),
     };
   }
 
   /** POSTs JSON to this session's route on this origin; resolves with the status and the JSON answer. */
   function postToSession(route, body) {
     return fetch('/sessions/' + encodeURIComponent(sessionId) + route, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
     }).then(function (r) {
-      return r.json().then(function (json) { return { status: r.status, json: json }; });
+      return r.json().then(function (json) {
+        return { status: r.status, json: json };
+      });
     });
   }
 
@@ -388,7 +508,8 @@
   var FIELD_OF = { number: 'number', exp_month: 'expiry', exp_year: 'expiry', cvc: 'cvc', name: 'name' };
   var FIELD_TEXT = { number: 'numberInvalid', expiry: 'expiryInvalid', name: 'nameInvalid' };
   function refusalText(json) {
-    if (json.code === 'too_many_attempts') return typeof json.retry_after === 'number' ? t('tooManyAttemptsWait', { seconds: json.retry_after }) : t('tooManyAttempts');
+    if (json.code === 'too_many_attempts')
+      return typeof json.retry_after === 'number' ? t('tooManyAttemptsWait', { seconds: json.retry_after }) : t('tooManyAttempts');
     return t('startFailed');
   }
 
@@ -401,40 +522,56 @@
       setError(field, message);
       if (message && !firstBad) firstBad = inputs[field];
     });
-    if (firstBad) { firstBad.focus(); return; }
+    if (firstBad) {
+      firstBad.focus();
+      return;
+    }
     var expiry = parseExpiry(inputs.expiry.value);
-    var body = { card: { number: digitsOf(inputs.number.value), exp_month: String(expiry.month), exp_year: String(expiry.year),
-      cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined }, browser: browserData() };
+    var body = {
+      card: {
+        number: digitsOf(inputs.number.value),
+        exp_month: String(expiry.month),
+        exp_year: String(expiry.year),
+        cvc: inputs.cvc.value.trim(),
+        name: inputs.name.value.trim() || undefined,
+      },
+      browser: browserData(),
+    };
     pay.disabled = true;
     pay.textContent = t('paying');
     $('attempt-failed').hidden = true;
     leave.hidden = true;
-    postToSession('/card', body).then(function (answer) {
-      inputs.cvc.value = '';
-      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used' || answer.json.code === 'checkout_session_abandoned') return poll(0);
-      if (answer.json.code === 'checkout_session_expired') return finishExpired();
-      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
-      pay.disabled = false;
-      pay.textContent = payLabel();
-      // Refused before any card was decided: the way back stays offered (waiting out a limit is the consumer's choice).
-      leave.hidden = !leaveOffered;
-      if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number') return waitBeforeRetry(pay, $('form-error'), answer.json.retry_after);
-      var field = FIELD_OF[(answer.json.field || '').replace(/^card\./, '')];
-      if (field) {
-        setError(field, field === 'cvc' ? securityCodeMessage(CardBrand.detect(digitsOf(inputs.number.value)).cvcLengths) : t(FIELD_TEXT[field]));
-        inputs[field].focus();
-      } else $('form-error').textContent = refusalText(answer.json);
-    }).catch(function () {
-      pay.disabled = false;
-      pay.textContent = payLabel();
-      leave.hidden = !leaveOffered;
-      $('form-error').textContent = t('network');
-    });
+    postToSession('/card', body)
+      .then(function (answer) {
+        inputs.cvc.value = '';
+        if (answer.status === 201 || answer.json.code === 'checkout_session_already_used' || answer.json.code === 'checkout_session_abandoned') return poll(0);
+        if (answer.json.code === 'checkout_session_expired') return finishExpired();
+        if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
+        pay.disabled = false;
+        pay.textContent = payLabel();
+        // Refused before any card was decided: the way back stays offered (waiting out a limit is the consumer's choice).
+        leave.hidden = !leaveOffered;
+        if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number')
+          return waitBeforeRetry(pay, $('form-error'), answer.json.retry_after);
+        var field = FIELD_OF[(answer.json.field || '').replace(/^card\./, '')];
+        if (field) {
+          setError(field, field === 'cvc' ? securityCodeMessage(CardBrand.detect(digitsOf(inputs.number.value)).cvcLengths) : t(FIELD_TEXT[field]));
+          inputs[field].focus();
+        } else $('form-error').textContent = refusalText(answer.json);
+      })
+      .catch(function () {
+        pay.disabled = false;
+        pay.textContent = payLabel();
+        leave.hidden = !leaveOffered;
+        $('form-error').textContent = t('network');
+      });
   });
 
   // A stored card: only its masked number, expiry and name are shown; the security code, when the
   // payment needs it, goes to this origin's /sessions/{id}/stored-card like a new card's would.
-  function storedCvcLength() { return session.stored_card.scheme === 'AMEX' ? 4 : 3; }
+  function storedCvcLength() {
+    return session.stored_card.scheme === 'AMEX' ? 4 : 3;
+  }
 
   function showStoredCard() {
     var card = session.stored_card;
@@ -472,21 +609,24 @@
     }
     confirmButton.disabled = true;
     confirmButton.textContent = t('paying');
-    postToSession('/stored-card', body).then(function (answer) {
-      storedCvc.value = '';
-      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
-      if (answer.json.code === 'checkout_session_expired') return finishExpired();
-      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
-      confirmButton.disabled = false;
-      confirmButton.textContent = payLabel();
-      if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number') return waitBeforeRetry(confirmButton, $('stored-error'), answer.json.retry_after);
-      if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
-      else $('stored-error').textContent = refusalText(answer.json);
-    }).catch(function () {
-      confirmButton.disabled = false;
-      confirmButton.textContent = payLabel();
-      $('stored-error').textContent = t('network');
-    });
+    postToSession('/stored-card', body)
+      .then(function (answer) {
+        storedCvc.value = '';
+        if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
+        if (answer.json.code === 'checkout_session_expired') return finishExpired();
+        if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
+        confirmButton.disabled = false;
+        confirmButton.textContent = payLabel();
+        if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number')
+          return waitBeforeRetry(confirmButton, $('stored-error'), answer.json.retry_after);
+        if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
+        else $('stored-error').textContent = refusalText(answer.json);
+      })
+      .catch(function () {
+        confirmButton.disabled = false;
+        confirmButton.textContent = payLabel();
+        $('stored-error').textContent = t('network');
+      });
   });
 
   // The merchant sends the consumer here as soon as the payment is created; the session reaches the
@@ -497,21 +637,36 @@
   var LOAD_ATTEMPTS = 12;
   function loadAgain(attempt) {
     if (attempt + 1 >= LOAD_ATTEMPTS) return false;
-    setTimeout(function () { load(attempt + 1); }, attempt < 4 ? 250 : 1000);
+    setTimeout(
+      function () {
+        load(attempt + 1);
+      },
+      attempt < 4 ? 250 : 1000,
+    );
     return true;
   }
   function load(attempt) {
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
-      .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
+      .then(function (r) {
+        return r.json().then(function (json) {
+          return { status: r.status, json: json };
+        });
+      })
       .then(function (answer) {
         if (answer.status === 404 && loadAgain(attempt)) return;
-        if (answer.status !== 200) { notice.textContent = t('invalidLink'); return; }
+        if (answer.status !== 200) {
+          notice.textContent = t('invalidLink');
+          return;
+        }
         session = answer.json;
         learnOrigins(session);
         if (session.locale) speak(CheckoutMessages.choose([session.locale]));
         showMerchant(session.merchant);
         $('amount').textContent = payLabel();
-        if (session.description) { $('description').textContent = session.description; $('description').hidden = false; }
+        if (session.description) {
+          $('description').textContent = session.description;
+          $('description').hidden = false;
+        }
         showTopline();
         if (session.state === 'expired') return finishExpired();
         if (session.state === 'canceled') return finishCanceled();
@@ -522,7 +677,9 @@
         }
         showCardForm(session.last_failed_attempt);
       })
-      .catch(function () { if (!loadAgain(attempt)) notice.textContent = t('loadFailed'); });
+      .catch(function () {
+        if (!loadAgain(attempt)) notice.textContent = t('loadFailed');
+      });
   }
   load(0);
 })();

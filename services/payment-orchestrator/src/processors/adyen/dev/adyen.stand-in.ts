@@ -1,6 +1,14 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { displayAmount, formFields, issuerChallengePage, redirectBack, startPspServer, type ChallengeOutcome, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
+import {
+  displayAmount,
+  formFields,
+  issuerChallengePage,
+  redirectBack,
+  startPspServer,
+  type ChallengeOutcome,
+  type PspAnswer,
+} from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments`,
@@ -42,7 +50,16 @@ export const ADYEN_TEST_CARDS = {
 } as const;
 
 /** The fields Adyen's BrowserInfo requires (CheckoutService-v69.json, components.schemas.BrowserInfo.required). */
-const BROWSER_INFO_FIELDS = { acceptHeader: 'string', colorDepth: 'number', javaEnabled: 'boolean', language: 'string', screenHeight: 'number', screenWidth: 'number', timeZoneOffset: 'number', userAgent: 'string' } as const;
+const BROWSER_INFO_FIELDS = {
+  acceptHeader: 'string',
+  colorDepth: 'number',
+  javaEnabled: 'boolean',
+  language: 'string',
+  screenHeight: 'number',
+  screenWidth: 'number',
+  timeZoneOffset: 'number',
+  userAgent: 'string',
+} as const;
 
 export interface AdyenStandInOptions {
   apiKey: string;
@@ -103,7 +120,10 @@ export interface AdyenStandIn {
   /** Challenges started (RedirectShopper answers), with the consumer's choice once made. */
   challenges: AdyenChallenge[];
   /** Opens a dispute on a payment (by its pspReference): the signed NOTIFICATION_OF_CHARGEBACK naming it, the dispute's own pspReference. */
-  dispute(paymentPspReference: string, options?: { reason?: string; defensePeriodEndsAt?: string }): { pspReference: string; notification: AdyenStandIn['notifications'][number] };
+  dispute(
+    paymentPspReference: string,
+    options?: { reason?: string; defensePeriodEndsAt?: string },
+  ): { pspReference: string; notification: AdyenStandIn['notifications'][number] };
   /** The disputes, by their pspReference, as Adyen holds them (status, documents supplied, defense). */
   disputes: Map<string, AdyenDispute>;
   /** Disputes API requests received, by operation. */
@@ -127,7 +147,11 @@ export interface AdyenDispute {
 }
 
 /** The defense reasons the stand-in offers and the document each requires (retrieveApplicableDefenseReasons' example). */
-const DEFENSE_REASONS: Record<string, string> = { SupplyDefenseMaterial: 'DefenseMaterial', GoodsNotReturned: 'GoodsNotReturned', GoodsWereAsDescribed: 'GoodsWereAsDescribed' };
+const DEFENSE_REASONS: Record<string, string> = {
+  SupplyDefenseMaterial: 'DefenseMaterial',
+  GoodsNotReturned: 'GoodsNotReturned',
+  GoodsWereAsDescribed: 'GoodsWereAsDescribed',
+};
 const DOCUMENT_TYPES = ['application/pdf', 'image/jpeg', 'image/tiff'];
 
 export interface AdyenChallenge {
@@ -143,12 +167,24 @@ export interface AdyenChallenge {
 const reference = () => Array.from(randomBytes(16), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
 
 function signAdyenNotificationItem(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string): string {
-  const fields = [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, String(item.amount.value), item.amount.currency, item.eventCode, item.success];
+  const fields = [
+    item.pspReference,
+    item.originalReference ?? '',
+    item.merchantAccountCode,
+    item.merchantReference,
+    String(item.amount.value),
+    item.amount.currency,
+    item.eventCode,
+    item.success,
+  ];
   return createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(fields.join(':'), 'utf8').digest('base64');
 }
 
 export function adyenNotification(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string) {
-  return { live: 'false' as const, notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: signAdyenNotificationItem(item, hmacKeyHex) } } }] };
+  return {
+    live: 'false' as const,
+    notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: signAdyenNotificationItem(item, hmacKeyHex) } } }],
+  };
 }
 
 /** A standard notification of `count` small items, none signed: what an attacker posts to fill a store. */
@@ -156,7 +192,14 @@ export function unsignedAdyenNotification(count: number): string {
   return JSON.stringify({
     live: 'false',
     notificationItems: Array.from({ length: count }, (_, n) => ({
-      NotificationRequestItem: { amount: { value: 1, currency: 'EUR' }, eventCode: 'CAPTURE', merchantAccountCode: 'S', merchantReference: 'r', pspReference: `P${n}`, success: 'true' },
+      NotificationRequestItem: {
+        amount: { value: 1, currency: 'EUR' },
+        eventCode: 'CAPTURE',
+        merchantAccountCode: 'S',
+        merchantReference: 'r',
+        pspReference: `P${n}`,
+        success: 'true',
+      },
     })),
   });
 }
@@ -169,7 +212,11 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
   const captures: AdyenStandIn['captures'] = [];
-  const standIn = { webhookUrl: null as string | null, deliver: null as ((rawBody: string) => Promise<unknown>) | null, automaticCaptures: 'succeed' as 'succeed' | 'fail' };
+  const standIn = {
+    webhookUrl: null as string | null,
+    deliver: null as ((rawBody: string) => Promise<unknown>) | null,
+    automaticCaptures: 'succeed' as 'succeed' | 'fail',
+  };
   const inFlight = new Set<Promise<unknown>>();
   /** Keeps the notification and, when the test set where, sends it as Adyen does (JSON POST). */
   const notify = (notification: AdyenStandIn['notifications'][number]) => {
@@ -198,11 +245,27 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const disputeRequests: AdyenStandIn['disputeRequests'] = [];
   let baseUrl = '';
 
-  function disputeItem(eventCode: string, paymentPsp: string, pspReference: string, reason: string, additionalData: Record<string, string>): AdyenStandIn['notifications'][number] {
+  function disputeItem(
+    eventCode: string,
+    paymentPsp: string,
+    pspReference: string,
+    reason: string,
+    additionalData: Record<string, string>,
+  ): AdyenStandIn['notifications'][number] {
     const payment = payments.find((p) => p.pspReference === paymentPsp);
     if (!payment) throw new Error(`no payment ${paymentPsp}`);
     const notification = adyenNotification(
-      { amount: payment.body.amount as { value: number; currency: string }, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(payment.body.reference), originalReference: paymentPsp, pspReference, reason, success: 'true' },
+      {
+        amount: payment.body.amount as { value: number; currency: string },
+        eventCode,
+        eventDate: new Date().toISOString(),
+        merchantAccountCode: options.merchantAccount,
+        merchantReference: String(payment.body.reference),
+        originalReference: paymentPsp,
+        pspReference,
+        reason,
+        success: 'true',
+      },
       options.hmacKey,
     );
     Object.assign(notification.notificationItems[0]!.NotificationRequestItem.additionalData, additionalData);
@@ -212,7 +275,13 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   function dispute(paymentPsp: string, { reason = 'Fraud', defensePeriodEndsAt = new Date(Date.now() + 7 * 86_400_000).toISOString() } = {}) {
     const pspReference = reference();
     disputes.set(pspReference, { paymentPspReference: paymentPsp, status: 'Undefended', documents: [], defenseReasonCode: null });
-    const notification = disputeItem('NOTIFICATION_OF_CHARGEBACK', paymentPsp, pspReference, reason, { disputeStatus: 'Undefended', defendable: 'true', defensePeriodEndsAt, chargebackReasonCode: '10.4', chargebackSchemeCode: 'visa' });
+    const notification = disputeItem('NOTIFICATION_OF_CHARGEBACK', paymentPsp, pspReference, reason, {
+      disputeStatus: 'Undefended',
+      defendable: 'true',
+      defensePeriodEndsAt,
+      chargebackReasonCode: '10.4',
+      chargebackSchemeCode: 'visa',
+    });
     return { pspReference, notification };
   }
 
@@ -220,7 +289,10 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     return disputeItem('NOTIFICATION_OF_FRAUD', paymentPsp, reference(), reason, { nofReasonCode: '6', nofSchemeCode: 'visa' });
   }
 
-  const serviceResult = (success: boolean, errorMessage?: string): PspAnswer => ({ status: 200, body: { disputeServiceResult: { success, ...(errorMessage ? { errorMessage } : {}) } } });
+  const serviceResult = (success: boolean, errorMessage?: string): PspAnswer => ({
+    status: 200,
+    body: { disputeServiceResult: { success, ...(errorMessage ? { errorMessage } : {}) } },
+  });
 
   function disputeService(operation: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     disputeRequests.push({ operation, body, headers });
@@ -238,14 +310,19 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       for (const document of documents) {
         if (!DOCUMENT_TYPES.includes(String(document.contentType))) return serviceResult(false, `Unsupported content type ${String(document.contentType)}`);
         if (typeof document.content !== 'string' || !/^[A-Za-z0-9+/]+=*$/.test(document.content)) return validationError('Invalid field: content');
-        disputed.documents.push({ defenseDocumentTypeCode: String(document.defenseDocumentTypeCode), contentType: String(document.contentType), content: Buffer.from(document.content, 'base64') });
+        disputed.documents.push({
+          defenseDocumentTypeCode: String(document.defenseDocumentTypeCode),
+          contentType: String(document.contentType),
+          content: Buffer.from(document.content, 'base64'),
+        });
       }
       return serviceResult(true);
     }
     if (operation === 'defendDispute') {
       const required = DEFENSE_REASONS[String(body.defenseReasonCode)];
       if (!required) return serviceResult(false, `Invalid defense reason code ${String(body.defenseReasonCode)}`);
-      if (!disputed.documents.some((document) => document.defenseDocumentTypeCode === required)) return serviceResult(false, `Required defense document ${required} missing`);
+      if (!disputed.documents.some((document) => document.defenseDocumentTypeCode === required))
+        return serviceResult(false, `Required defense document ${required} missing`);
       disputed.status = 'Pending';
       disputed.defenseReasonCode = String(body.defenseReasonCode);
       return serviceResult(true);
@@ -261,7 +338,8 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (typeof body.origin !== 'string' || !/^https?:\/\/[^/]+$/.test(body.origin) || body.origin.length > 80) return 'origin';
     if (typeof body.returnUrl !== 'string' || !/^https?:\/\//.test(body.returnUrl)) return 'returnUrl';
     const challengeInd = ((body.threeDS2RequestData ?? {}) as Record<string, unknown>).threeDSRequestorChallengeInd;
-    if (challengeInd !== undefined && !['01', '02', '03', '04', '05', '06'].includes(String(challengeInd))) return 'threeDS2RequestData.threeDSRequestorChallengeInd';
+    if (challengeInd !== undefined && !['01', '02', '03', '04', '05', '06'].includes(String(challengeInd)))
+      return 'threeDS2RequestData.threeDSRequestorChallengeInd';
     return null;
   }
 
@@ -284,7 +362,13 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const action =
       method === 'GET'
         ? { paymentMethodType: 'scheme', url: `${baseUrl}/checkoutshopper/threeDS/redirect?MD=${md}`, method: 'GET', type: 'redirect' }
-        : { paymentMethodType: 'scheme', url: `${baseUrl}/hpp/3d/validate.shtml`, method: 'POST', data: { MD: md, PaReq: randomBytes(24).toString('base64'), TermUrl: `${baseUrl}/checkoutshopper/threeDS/answer` }, type: 'redirect' };
+        : {
+            paymentMethodType: 'scheme',
+            url: `${baseUrl}/hpp/3d/validate.shtml`,
+            method: 'POST',
+            data: { MD: md, PaReq: randomBytes(24).toString('base64'), TermUrl: `${baseUrl}/checkoutshopper/threeDS/answer` },
+            type: 'redirect',
+          };
     // No pspReference: Adyen gives it in the /payments/details answer for payments that need an action.
     return { status: 200, body: { resultCode: 'RedirectShopper', action, merchantReference: body.reference } };
   }
@@ -297,11 +381,30 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const payment = payments.find((p) => p.pspReference === challenge.pspReference)!;
     const merchantReference = payment.body.reference;
     if (challenge.outcome === 'failed') {
-      return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference, additionalData: authenticated('N') } };
+      return {
+        status: 200,
+        body: {
+          pspReference: challenge.pspReference,
+          resultCode: 'Refused',
+          refusalReason: '3D Not Authenticated',
+          refusalReasonCode: '11',
+          merchantReference,
+          additionalData: authenticated('N'),
+        },
+      };
     }
     const networkTx = options.networkTxReference === false ? {} : { networkTxReference: `NTR${reference()}` };
     authorised(challenge.pspReference, payment.body);
-    return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Authorised', merchantReference, amount: payment.body.amount, additionalData: { ...authenticated('Y'), ...networkTx } } };
+    return {
+      status: 200,
+      body: {
+        pspReference: challenge.pspReference,
+        resultCode: 'Authorised',
+        merchantReference,
+        amount: payment.body.amount,
+        additionalData: { ...authenticated('Y'), ...networkTx },
+      },
+    };
   }
 
   /** The issuer's page and the consumer's answer on it: no API key, a browser reaches them. */
@@ -313,11 +416,17 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       if (!challenge) return { status: 404, body: undefined, html: '<!doctype html><title>Unknown</title><p>Unknown authentication session.</p>' };
       const payment = payments.find((p) => p.pspReference === challenge.pspReference)!;
       const amount = payment.body.amount as { value: number; currency: string };
-      return issuerChallengePage({ answerUrl: `${baseUrl}/checkoutshopper/threeDS/answer`, fields: { MD: challenge.md }, amount: displayAmount(amount.value, amount.currency), processor: 'Adyen' });
+      return issuerChallengePage({
+        answerUrl: `${baseUrl}/checkoutshopper/threeDS/answer`,
+        fields: { MD: challenge.md },
+        amount: displayAmount(amount.value, amount.currency),
+        processor: 'Adyen',
+      });
     }
     if (url.pathname === '/checkoutshopper/threeDS/answer' && req.method === 'POST') {
       const challenge = challenges.find((c) => c.md === fields.MD);
-      if (!challenge || challenge.outcome !== null || (fields.outcome !== 'completed' && fields.outcome !== 'failed')) return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
+      if (!challenge || challenge.outcome !== null || (fields.outcome !== 'completed' && fields.outcome !== 'failed'))
+        return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
       challenge.outcome = fields.outcome;
       challenge.redirectResult = `${reference()}${reference()}`;
       return redirectBack(challenge.returnUrl, { redirectResult: challenge.redirectResult });
@@ -339,7 +448,22 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     capturable.set(pspReference, 0);
     const eventCode = standIn.automaticCaptures === 'fail' ? 'CAPTURE_FAILED' : 'CAPTURE';
     const reason = eventCode === 'CAPTURE_FAILED' ? 'Insufficient balance on payment' : '';
-    notify(adyenNotification({ amount, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference), originalReference: pspReference, pspReference: reference(), reason, success: 'true' }, options.hmacKey));
+    notify(
+      adyenNotification(
+        {
+          amount,
+          eventCode,
+          eventDate: new Date().toISOString(),
+          merchantAccountCode: options.merchantAccount,
+          merchantReference: String(body.reference),
+          originalReference: pspReference,
+          pspReference: reference(),
+          reason,
+          success: 'true',
+        },
+        options.hmacKey,
+      ),
+    );
   }
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -352,10 +476,12 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (pm.type !== 'scheme' || typeof pm.number !== 'string' || !/^\d{12,19}$/.test(pm.number)) return 'paymentMethod.number';
     if (!/^\d{2}$/.test(String(pm.expiryMonth)) || !/^\d{4}$/.test(String(pm.expiryYear))) return 'paymentMethod.expiry';
     const contAuth = body.shopperInteraction === 'ContAuth';
-    if (body.recurringProcessingModel !== undefined && !['CardOnFile', 'Subscription', 'UnscheduledCardOnFile'].includes(String(body.recurringProcessingModel))) return 'recurringProcessingModel';
+    if (body.recurringProcessingModel !== undefined && !['CardOnFile', 'Subscription', 'UnscheduledCardOnFile'].includes(String(body.recurringProcessingModel)))
+      return 'recurringProcessingModel';
     // ContAuth + CardOnFile is a returning shopper paying in session (one-click, cvc allowed); ContAuth on another model is merchant-initiated.
     const merchantInitiated = contAuth && body.recurringProcessingModel !== 'CardOnFile';
-    if (merchantInitiated && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined)) return 'merchant-initiated ContAuth needs additionalData.networkTxReference and no cvc';
+    if (merchantInitiated && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined))
+      return 'merchant-initiated ContAuth needs additionalData.networkTxReference and no cvc';
     if (!contAuth && body.shopperInteraction !== 'Ecommerce') return 'shopperInteraction';
     const attempt = ((body.authenticationData ?? {}) as Record<string, unknown>).attemptAuthentication;
     if (attempt !== undefined && attempt !== 'always' && attempt !== 'never') return 'authenticationData.attemptAuthentication';
@@ -369,14 +495,26 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const pspReference = reference();
     payments.push({ pspReference, body, headers });
     const merchantReference = body.reference;
-    if (challengeCard && attempt === 'never' && !merchantInitiated) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference } };
+    if (challengeCard && attempt === 'never' && !merchantInitiated)
+      return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference } };
     if (authenticate && challengeCard) return redirectShopper(pspReference, body, pm.number === ADYEN_TEST_CARDS.threeDsChallengePost ? 'POST' : 'GET');
-    if (pm.number === ADYEN_TEST_CARDS.refused) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
-    if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
+    if (pm.number === ADYEN_TEST_CARDS.refused)
+      return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
+    if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance)
+      return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
     const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
     const frictionless = authenticate ? authenticated('Y') : {};
     authorised(pspReference, body);
-    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { ...frictionless, ...(options.networkTxReference === false ? {} : { networkTxReference }) } } };
+    return {
+      status: 200,
+      body: {
+        pspReference,
+        resultCode: 'Authorised',
+        merchantReference,
+        amount,
+        additionalData: { ...frictionless, ...(options.networkTxReference === false ? {} : { networkTxReference }) },
+      },
+    };
   }
 
   function capture(paymentPsp: string, body: Record<string, unknown>): PspAnswer | string {
@@ -394,11 +532,24 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const merchantReference = String(payment.body.reference);
     notify(
       adyenNotification(
-        { amount: { value: amount.value as number, currency: amount.currency }, eventCode: 'CAPTURE', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference, originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        {
+          amount: { value: amount.value as number, currency: amount.currency },
+          eventCode: 'CAPTURE',
+          eventDate: new Date().toISOString(),
+          merchantAccountCode: options.merchantAccount,
+          merchantReference,
+          originalReference: paymentPsp,
+          pspReference,
+          reason: '',
+          success: 'true',
+        },
         options.hmacKey,
       ),
     );
-    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
+    return {
+      status: 201,
+      body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount },
+    };
   }
 
   function cancel(paymentPsp: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -410,11 +561,24 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const payment = payments.find((p) => p.pspReference === paymentPsp)!;
     notify(
       adyenNotification(
-        { amount: payment.body.amount as { value: number; currency: string }, eventCode: 'CANCELLATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? payment.body.reference), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        {
+          amount: payment.body.amount as { value: number; currency: string },
+          eventCode: 'CANCELLATION',
+          eventDate: new Date().toISOString(),
+          merchantAccountCode: options.merchantAccount,
+          merchantReference: String(body.reference ?? payment.body.reference),
+          originalReference: paymentPsp,
+          pspReference,
+          reason: '',
+          success: 'true',
+        },
         options.hmacKey,
       ),
     );
-    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received' } };
+    return {
+      status: 201,
+      body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received' },
+    };
   }
 
   function refund(paymentPsp: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -424,16 +588,30 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
     if (!Number.isInteger(amount.value) || amount.currency !== (payment.body.amount as { currency: string }).currency) return 'amount';
     if (body.reference !== undefined && (typeof body.reference !== 'string' || body.reference.length > 80)) return 'reference';
-    if (body.merchantRefundReason !== undefined && !['FRAUD', 'CUSTOMER REQUEST', 'RETURN', 'DUPLICATE', 'OTHER'].includes(String(body.merchantRefundReason))) return 'merchantRefundReason';
+    if (body.merchantRefundReason !== undefined && !['FRAUD', 'CUSTOMER REQUEST', 'RETURN', 'DUPLICATE', 'OTHER'].includes(String(body.merchantRefundReason)))
+      return 'merchantRefundReason';
     const pspReference = reference();
     refunds.push({ paymentPspReference: paymentPsp, pspReference, body, headers });
     notify(
       adyenNotification(
-        { amount: { value: amount.value as number, currency: String(amount.currency) }, eventCode: 'REFUND', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? ''), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        {
+          amount: { value: amount.value as number, currency: String(amount.currency) },
+          eventCode: 'REFUND',
+          eventDate: new Date().toISOString(),
+          merchantAccountCode: options.merchantAccount,
+          merchantReference: String(body.reference ?? ''),
+          originalReference: paymentPsp,
+          pspReference,
+          reason: '',
+          success: 'true',
+        },
         options.hmacKey,
       ),
     );
-    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
+    return {
+      status: 201,
+      body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount },
+    };
   }
 
   function authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number] {
@@ -442,17 +620,30 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const amount = payment.body.amount as { value: number; currency: string };
     const refused = [ADYEN_TEST_CARDS.refused, ADYEN_TEST_CARDS.notEnoughBalance].includes((payment.body.paymentMethod as { number: never }).number);
     return adyenNotification(
-      { amount, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(payment.body.reference), pspReference, reason: refused ? 'Refused' : '', success: refused ? 'false' : 'true' },
+      {
+        amount,
+        eventCode: 'AUTHORISATION',
+        eventDate: new Date().toISOString(),
+        merchantAccountCode: options.merchantAccount,
+        merchantReference: String(payment.body.reference),
+        pspReference,
+        reason: refused ? 'Refused' : '',
+        success: refused ? 'false' : 'true',
+      },
       options.hmacKey,
     );
   }
 
   const server = await startPspServer(
-    { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } } },
+    {
+      ...(options.delayMs ? { delayMs: options.delayMs } : {}),
+      unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } },
+    },
     (req, raw) => {
       const page = issuer(req, raw);
       if (page) return page;
-      if (req.headers['x-api-key'] !== options.apiKey) return { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
+      if (req.headers['x-api-key'] !== options.apiKey)
+        return { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
       const key = req.headers['idempotency-key'];
       const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
       const earlier = scopedKey ? answered.get(scopedKey) : undefined;
@@ -481,5 +672,19 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     },
   );
   baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { payments, notifications, cancels, refunds, captures, details, challenges, authorisationNotification, delivered, dispute, disputes, disputeRequests, fraudNotification });
+  return Object.assign(standIn, server, {
+    payments,
+    notifications,
+    cancels,
+    refunds,
+    captures,
+    details,
+    challenges,
+    authorisationNotification,
+    delivered,
+    dispute,
+    disputes,
+    disputeRequests,
+    fraudNotification,
+  });
 }

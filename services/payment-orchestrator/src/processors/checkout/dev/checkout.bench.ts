@@ -6,5 +6,11 @@ const credentials = { secret_key: 'sk_sbox_bench_key', processing_channel_id: 'p
 /** The payments bench on Checkout.com: captures settled by its signed payment_captured webhook. */
 export const benchStandIn: BenchStandIn = {
   credentials,
-  start: ({ delayMs }) => startCheckoutStandIn({ secretKey: credentials.secret_key, processingChannelId: credentials.processing_channel_id, webhookSecret: credentials.webhook_secret, ...(delayMs ? { delayMs } : {}) }),
+  start: ({ delayMs }) =>
+    startCheckoutStandIn({
+      secretKey: credentials.secret_key,
+      processingChannelId: credentials.processing_channel_id,
+      webhookSecret: credentials.webhook_secret,
+      ...(delayMs ? { delayMs } : {}),
+    }),
 };

@@ -1,6 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { displayAmount, formFields, issuerChallengePage, parseMultipart, redirectBack, startPspServer, type ChallengeOutcome, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
+import {
+  displayAmount,
+  formFields,
+  issuerChallengePage,
+  parseMultipart,
+  redirectBack,
+  startPspServer,
+  type ChallengeOutcome,
+  type PspAnswer,
+} from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A stand-in of Checkout.com's payments API on loopback: `POST /payments`,
@@ -121,7 +130,8 @@ const letters = (n: number) => Array.from(randomBytes(n), (byte) => String.fromC
 /** A 15-digit scheme transaction id that fails the Luhn check, so no card-number scan takes it for a PAN. */
 function schemeId(): string {
   const digits = Array.from(randomBytes(15), (byte) => byte % 10);
-  const luhn = (values: number[]) => values.reduceRight((sum, d, i) => sum + ((values.length - 1 - i) % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
+  const luhn = (values: number[]) =>
+    values.reduceRight((sum, d, i) => sum + ((values.length - 1 - i) % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
   if (luhn(digits)) digits[14] = (digits[14]! + 1) % 10;
   return digits.join('');
 }
@@ -145,13 +155,21 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   };
   const send = (webhook: CheckoutWebhook) => {
     webhooks.push(webhook);
-    if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
+    if (standIn.webhookUrl)
+      void fetch(standIn.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature },
+        body: webhook.rawBody,
+      }).catch(() => undefined);
   };
   const answered = new Map<string, PspAnswer>();
   const voids: CheckoutStandIn['voids'] = [];
   const actions: CheckoutStandIn['actions'] = new Map();
   const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
-    actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
+    actions.set(paymentId, [
+      { id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() },
+      ...(actions.get(paymentId) ?? []),
+    ]);
   const refunds: CheckoutStandIn['refunds'] = [];
   const captures: CheckoutStandIn['captures'] = [];
   /** What each authorized payment can still have captured (0 once captured in full, finally, or voided). */
@@ -161,14 +179,26 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const disputes = new Map<string, CheckoutDispute>();
   const files: CheckoutStandIn['files'] = [];
   const disputeRequests: CheckoutStandIn['disputeRequests'] = [];
-  const unprocessable = (...codes: string[]): PspAnswer => ({ status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: codes } });
+  const unprocessable = (...codes: string[]): PspAnswer => ({
+    status: 422,
+    body: { request_id: letters(12), error_type: 'request_invalid', error_codes: codes },
+  });
 
   function dispute(paymentId: string, category = 'fraudulent') {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) throw new Error(`no payment ${paymentId}`);
     const id = `dsp_${letters(26)}`;
     disputes.set(id, { paymentId, status: 'evidence_required', evidence: {} });
-    const data = { id, category, amount: payment.body.amount, currency: payment.body.currency, reason_code: '10.4', payment_id: paymentId, payment_reference: payment.body.reference, evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString() };
+    const data = {
+      id,
+      category,
+      amount: payment.body.amount,
+      currency: payment.body.currency,
+      reason_code: '10.4',
+      payment_id: paymentId,
+      payment_reference: payment.body.reference,
+      evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    };
     return { id, webhook: checkoutWebhook('dispute_received', data, options.webhookSecret) };
   }
 
@@ -218,7 +248,12 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
       enrolled: 'Y',
       ...(authenticationResponse === null
         ? {}
-        : { signature_valid: 'Y', authentication_response: authenticationResponse, version: '2.2.0', ...(authenticationResponse === 'Y' ? { cryptogram: randomBytes(20).toString('base64'), xid: randomBytes(20).toString('base64') } : {}) }),
+        : {
+            signature_valid: 'Y',
+            authentication_response: authenticationResponse,
+            version: '2.2.0',
+            ...(authenticationResponse === 'Y' ? { cryptogram: randomBytes(20).toString('base64'), xid: randomBytes(20).toString('base64') } : {}),
+          }),
     },
     ...(authenticationResponse === 'Y' ? { eci: '05' } : {}),
   });
@@ -257,7 +292,13 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
       send(checkoutWebhook('payment_approved', { ...common, response_code: '10000', response_summary: 'Approved' }, options.webhookSecret));
       if (body.capture === true) send(checkoutWebhook('payment_captured', { ...common, action_id: captureId, response_code: '10000' }, options.webhookSecret));
     } else {
-      send(checkoutWebhook('payment_authentication_failed', { ...common, response_code: '20151', response_summary: 'Cardholder failed 3DS authentication', '3ds': { version: '2.2.0', challenged: true } }, options.webhookSecret));
+      send(
+        checkoutWebhook(
+          'payment_authentication_failed',
+          { ...common, response_code: '20151', response_summary: 'Cardholder failed 3DS authentication', '3ds': { version: '2.2.0', challenged: true } },
+          options.webhookSecret,
+        ),
+      );
     }
     // Without success_url / failure_url Checkout.com uses the account's own (here: pages of the stand-in).
     const back = approved ? (body.success_url ?? `${baseUrl}/account/success`) : (body.failure_url ?? `${baseUrl}/account/failure`);
@@ -272,10 +313,16 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (!challenge) return { status: 404, body: undefined, html: '<!doctype html><title>Unknown</title><p>Unknown authentication session.</p>' };
     if (!match[2] && req.method === 'GET') {
       const body = payments.find((p) => p.id === challenge.paymentId)!.body;
-      return issuerChallengePage({ answerUrl: `${baseUrl}/3ds/${challenge.sessionId}/answer`, fields: {}, amount: displayAmount(body.amount, body.currency), processor: 'Checkout.com' });
+      return issuerChallengePage({
+        answerUrl: `${baseUrl}/3ds/${challenge.sessionId}/answer`,
+        fields: {},
+        amount: displayAmount(body.amount, body.currency),
+        processor: 'Checkout.com',
+      });
     }
     const outcome = formFields(raw).outcome;
-    if (req.method !== 'POST' || challenge.outcome !== null || (outcome !== 'completed' && outcome !== 'failed')) return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
+    if (req.method !== 'POST' || challenge.outcome !== null || (outcome !== 'completed' && outcome !== 'failed'))
+      return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
     return settleChallenge(challenge, outcome);
   }
 
@@ -295,20 +342,40 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     // What is left of the authorization is released (after partial captures too).
     capturable.set(paymentId, 0);
     const actionId = `act_${letters(26)}`;
-    send(checkoutWebhook('payment_voided', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    send(
+      checkoutWebhook(
+        'payment_voided',
+        {
+          id: paymentId,
+          action_id: actionId,
+          reference: payment.body.reference,
+          amount: payment.body.amount,
+          currency: payment.body.currency,
+          response_code: '10000',
+        },
+        options.webhookSecret,
+      ),
+    );
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
   function refund(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
-    if (body.amount !== undefined && !Number.isInteger(body.amount)) return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['amount_invalid'] } };
+    if (body.amount !== undefined && !Number.isInteger(body.amount))
+      return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['amount_invalid'] } };
     const actionId = `act_${letters(26)}`;
     refunds.push({ paymentId, actionId, body, headers });
     const amount = body.amount ?? payment.body.amount;
     const processed = () => {
       act(paymentId, actionId, 'Refund', amount, true);
-      send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+      send(
+        checkoutWebhook(
+          'payment_refunded',
+          { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' },
+          options.webhookSecret,
+        ),
+      );
     };
     if (standIn.holdRefunds) heldRefunds.push(processed);
     else processed();
@@ -318,7 +385,18 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   function approvedWebhook(paymentId: string): CheckoutWebhook {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) throw new Error(`no payment ${paymentId}`);
-    return checkoutWebhook('payment_approved', { id: paymentId, action_id: `act_${letters(26)}`, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret);
+    return checkoutWebhook(
+      'payment_approved',
+      {
+        id: paymentId,
+        action_id: `act_${letters(26)}`,
+        reference: payment.body.reference,
+        amount: payment.body.amount,
+        currency: payment.body.currency,
+        response_code: '10000',
+      },
+      options.webhookSecret,
+    );
   }
 
   function pay(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
@@ -328,21 +406,34 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (!Number.isInteger(source.expiry_month) || !Number.isInteger(source.expiry_year)) return invalid('card_expiry_month_invalid');
     if (!Number.isInteger(body.amount) || typeof body.currency !== 'string') return invalid('amount_invalid');
     if (body.processing_channel_id !== options.processingChannelId) return invalid('processing_channel_id_invalid');
-    if (body.merchant_initiated === true && (typeof body.previous_payment_id !== 'string' || source.cvv !== undefined)) return invalid('previous_payment_id_required');
+    if (body.merchant_initiated === true && (typeof body.previous_payment_id !== 'string' || source.cvv !== undefined))
+      return invalid('previous_payment_id_required');
     const threeDs = (body['3ds'] ?? {}) as Record<string, unknown>;
     const threeDsEnabled = threeDs.enabled === true;
-    if (threeDs.challenge_indicator !== undefined && !CHALLENGE_INDICATORS.includes(String(threeDs.challenge_indicator))) return invalid('three_ds_challenge_indicator_invalid');
+    if (threeDs.challenge_indicator !== undefined && !CHALLENGE_INDICATORS.includes(String(threeDs.challenge_indicator)))
+      return invalid('three_ds_challenge_indicator_invalid');
     const urlOk = (value: unknown) => value === undefined || (typeof value === 'string' && value.length <= 255 && /^https?:\/\//.test(value));
     if (!urlOk(body.success_url)) return invalid('success_url_invalid');
     if (!urlOk(body.failure_url)) return invalid('failure_url_invalid');
     const id = `pay_${letters(26)}`;
     payments.push({ id, body, headers });
-    const common = { id, action_id: `act_${letters(26)}`, amount: body.amount, currency: body.currency, reference: body.reference, processed_on: new Date().toISOString() };
+    const common = {
+      id,
+      action_id: `act_${letters(26)}`,
+      amount: body.amount,
+      currency: body.currency,
+      reference: body.reference,
+      processed_on: new Date().toISOString(),
+    };
     // Merchant-initiated payments are out of SCA's scope: the issuer asks nothing of them.
     const challengeCard = source.number === CHECKOUT_TEST_CARDS.threeDsChallenge && body.merchant_initiated !== true;
     // Checkout.com's automated SCA soft decline retry: a payment without 3-D Secure that the issuer soft-declines (20154) is upgraded, unless allow_upgrade is false.
     const upgraded = challengeCard && !threeDsEnabled && threeDs.allow_upgrade !== false;
-    if (upgraded || (threeDsEnabled && (challengeCard || threeDs.challenge_indicator === 'challenge_requested' || threeDs.challenge_indicator === 'challenge_requested_mandate'))) {
+    if (
+      upgraded ||
+      (threeDsEnabled &&
+        (challengeCard || threeDs.challenge_indicator === 'challenge_requested' || threeDs.challenge_indicator === 'challenge_requested_mandate'))
+    ) {
       // The redirect comes back to the shop: without success_url and failure_url it would land on the account's defaults.
       if (!upgraded && (body.success_url === undefined || body.failure_url === undefined)) return invalid('success_url_required');
       const sessionId = `sid_${letters(26)}`;
@@ -350,7 +441,16 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
       recordDetails(id, body, 'Pending', false, threeDsData(null));
       const answer = threeDsData(null);
       if (upgraded) Object.assign(answer['3ds'], { upgrade_reason: 'sca_retry' });
-      return { status: 202, body: { id, status: 'Pending', reference: body.reference, ...answer, _links: { self: { href: `${baseUrl}/payments/${id}` }, redirect: { href: `${baseUrl}/3ds/${sessionId}` } } } };
+      return {
+        status: 202,
+        body: {
+          id,
+          status: 'Pending',
+          reference: body.reference,
+          ...answer,
+          _links: { self: { href: `${baseUrl}/payments/${id}` }, redirect: { href: `${baseUrl}/3ds/${sessionId}` } },
+        },
+      };
     }
     if (challengeCard && !threeDsEnabled) {
       act(id, common.action_id, 'Authorization', body.amount, false);
@@ -361,65 +461,104 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     act(id, common.action_id, 'Authorization', body.amount, approved);
     const autoCaptureId = `act_${letters(26)}`;
     if (approved && body.capture === true) act(id, autoCaptureId, 'Capture', body.amount, true);
-    if (source.number === CHECKOUT_TEST_CARDS.declined) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20005', response_summary: 'Declined - Do Not Honour' } };
-    if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
-    if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
+    if (source.number === CHECKOUT_TEST_CARDS.declined)
+      return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20005', response_summary: 'Declined - Do Not Honour' } };
+    if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds)
+      return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
+    if (body.capture === true)
+      send(
+        checkoutWebhook(
+          'payment_captured',
+          { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' },
+          options.webhookSecret,
+        ),
+      );
     recordDetails(id, body, body.capture === true ? 'Captured' : 'Authorized', true, frictionless);
     capturable.set(id, body.capture === true ? 0 : Number(body.amount));
-    return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId(), ...frictionless } };
+    return {
+      status: 201,
+      body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId(), ...frictionless },
+    };
   }
 
   function capture(paymentId: string, body: Record<string, unknown>): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
-    if (body.capture_type !== undefined && body.capture_type !== 'NonFinal' && body.capture_type !== 'Final') return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['capture_type_invalid'] } };
+    if (body.capture_type !== undefined && body.capture_type !== 'NonFinal' && body.capture_type !== 'Final')
+      return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['capture_type_invalid'] } };
     const left = capturable.get(paymentId) ?? 0;
     const amount = Number.isInteger(body.amount) ? (body.amount as number) : left;
-    if (amount <= 0 || amount > left) return { status: 403, body: { request_id: letters(12), error_type: 'action_not_allowed', error_codes: ['capture_not_allowed'] } };
+    if (amount <= 0 || amount > left)
+      return { status: 403, body: { request_id: letters(12), error_type: 'action_not_allowed', error_codes: ['capture_not_allowed'] } };
     // NonFinal keeps the rest for later captures; Final (the default) voids it.
     capturable.set(paymentId, body.capture_type === 'NonFinal' ? left - amount : 0);
     const actionId = `act_${letters(26)}`;
     captures.push({ paymentId, actionId, body });
     act(paymentId, actionId, 'Capture', amount, true);
-    send(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    send(
+      checkoutWebhook(
+        'payment_captured',
+        { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' },
+        options.webhookSecret,
+      ),
+    );
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw, bytes) => {
-    const page = issuer(req, raw);
-    if (page) return page;
-    if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
-    if (req.method === 'POST' && req.url === '/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
-    const key = req.headers['cko-idempotency-key'];
-    const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
-    const earlier = scopedKey ? answered.get(scopedKey) : undefined;
-    if (earlier) return earlier;
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(raw || '{}') as Record<string, unknown>;
-    } catch {
-      return { status: 422, body: { error_type: 'request_invalid' } };
-    }
-    const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
-    const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
-    const actionsMatch = /^\/payments\/(pay_[a-z0-9]+)\/actions$/.exec(req.url ?? '');
-    const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
-    const paymentMatch = /^\/payments\/((?:pay|sid)_[a-z0-9]+)$/.exec(req.url ?? '');
-    if (req.method === 'GET' && paymentMatch) return getPayment(paymentMatch[1]!);
-    const disputeMatch = /^\/disputes\/(dsp_[a-z0-9]+)\/(accept|evidence)$/.exec(req.url ?? '');
-    if (disputeMatch && (req.method === 'POST' || (req.method === 'PUT' && disputeMatch[2] === 'evidence'))) {
-      return disputeAction(disputeMatch[1]!, disputeMatch[2] === 'accept' ? 'accept' : req.method === 'PUT' ? 'provide' : 'submit', body, req.headers);
-    }
-    let answer: PspAnswer;
-    if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
-    else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
-    else if (req.method === 'POST' && voidMatch) answer = voidPayment(voidMatch[1]!, body, req.headers);
-    else if (req.method === 'GET' && actionsMatch) return actions.has(actionsMatch[1]!) ? { status: 200, body: actions.get(actionsMatch[1]!) } : { status: 404, body: {} };
-    else if (req.method === 'POST' && refundMatch) answer = refund(refundMatch[1]!, body, req.headers);
-    else answer = { status: 404, body: {} };
-    if (scopedKey) answered.set(scopedKey, answer);
-    return answer;
-  });
+  const server = await startPspServer(
+    { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } },
+    (req, raw, bytes) => {
+      const page = issuer(req, raw);
+      if (page) return page;
+      if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
+      if (req.method === 'POST' && req.url === '/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
+      const key = req.headers['cko-idempotency-key'];
+      const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
+      const earlier = scopedKey ? answered.get(scopedKey) : undefined;
+      if (earlier) return earlier;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw || '{}') as Record<string, unknown>;
+      } catch {
+        return { status: 422, body: { error_type: 'request_invalid' } };
+      }
+      const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
+      const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
+      const actionsMatch = /^\/payments\/(pay_[a-z0-9]+)\/actions$/.exec(req.url ?? '');
+      const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
+      const paymentMatch = /^\/payments\/((?:pay|sid)_[a-z0-9]+)$/.exec(req.url ?? '');
+      if (req.method === 'GET' && paymentMatch) return getPayment(paymentMatch[1]!);
+      const disputeMatch = /^\/disputes\/(dsp_[a-z0-9]+)\/(accept|evidence)$/.exec(req.url ?? '');
+      if (disputeMatch && (req.method === 'POST' || (req.method === 'PUT' && disputeMatch[2] === 'evidence'))) {
+        return disputeAction(disputeMatch[1]!, disputeMatch[2] === 'accept' ? 'accept' : req.method === 'PUT' ? 'provide' : 'submit', body, req.headers);
+      }
+      let answer: PspAnswer;
+      if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
+      else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+      else if (req.method === 'POST' && voidMatch) answer = voidPayment(voidMatch[1]!, body, req.headers);
+      else if (req.method === 'GET' && actionsMatch)
+        return actions.has(actionsMatch[1]!) ? { status: 200, body: actions.get(actionsMatch[1]!) } : { status: 404, body: {} };
+      else if (req.method === 'POST' && refundMatch) answer = refund(refundMatch[1]!, body, req.headers);
+      else answer = { status: 404, body: {} };
+      if (scopedKey) answered.set(scopedKey, answer);
+      return answer;
+    },
+  );
   baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, captures, actions, challenges, lookups, approvedWebhook, processRefunds, dispute, disputes, files, disputeRequests });
+  return Object.assign(standIn, server, {
+    payments,
+    webhooks,
+    voids,
+    refunds,
+    captures,
+    actions,
+    challenges,
+    lookups,
+    approvedWebhook,
+    processRefunds,
+    dispute,
+    disputes,
+    files,
+    disputeRequests,
+  });
 }

@@ -123,7 +123,8 @@ const letters = (n: number) => Array.from(randomBytes(n), (byte) => 'ABCDEFGHIJK
 /** A 15-digit network transaction id that fails the Luhn check, so no card-number scan takes it for a PAN. */
 function networkTransactionId(): string {
   const digits = Array.from(randomBytes(15), (byte) => byte % 10);
-  const luhn = (values: number[]) => values.reduceRight((sum, d, i) => sum + ((values.length - 1 - i) % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
+  const luhn = (values: number[]) =>
+    values.reduceRight((sum, d, i) => sum + ((values.length - 1 - i) % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0) % 10 === 0;
   if (luhn(digits)) digits[14] = (digits[14]! + 1) % 10;
   return digits.join('');
 }
@@ -134,7 +135,10 @@ export function stripeSignatureHeader(rawBody: string, secrets: readonly string[
   return [`t=${t}`, ...secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex')}`)].join(',');
 }
 
-const error = (status: number, type: string, code: string, message: string, extra: Json = {}): PspAnswer => ({ status, body: { error: { type, code, message, ...extra } } });
+const error = (status: number, type: string, code: string, message: string, extra: Json = {}): PspAnswer => ({
+  status,
+  body: { error: { type, code, message, ...extra } },
+});
 
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const webhookVersion = options.webhookApiVersion ?? '2024-06-20';
@@ -161,7 +165,17 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const secrets = [options.webhookSecret, ...(options.previousWebhookSecret ? [options.previousWebhookSecret] : [])];
 
   function signedEvent(type: string, object: Json, at = new Date()): StripeWebhook {
-    const rawBody = JSON.stringify({ id: `evt_${letters(24)}`, object: 'event', api_version: webhookVersion, created: Math.floor(at.getTime() / 1000), data: { object }, livemode: false, pending_webhooks: 1, request: { id: `req_${letters(14)}`, idempotency_key: null }, type });
+    const rawBody = JSON.stringify({
+      id: `evt_${letters(24)}`,
+      object: 'event',
+      api_version: webhookVersion,
+      created: Math.floor(at.getTime() / 1000),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: `req_${letters(14)}`, idempotency_key: null },
+      type,
+    });
     return { rawBody, signature: stripeSignatureHeader(rawBody, secrets, at), type };
   }
   const inFlight = new Set<Promise<unknown>>();
@@ -169,7 +183,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const webhook = signedEvent(type, object);
     webhooks.push(webhook);
     if (!standIn.webhookUrl) return;
-    const delivery = fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
+    const delivery = fetch(standIn.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': webhook.signature },
+      body: webhook.rawBody,
+    }).catch(() => undefined);
     inFlight.add(delivery);
     void delivery.finally(() => inFlight.delete(delivery));
   };
@@ -197,7 +215,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   /** Multicapture was asked for at creation and the card offers it. */
   const multicaptureOf = (intent: StripeIntent) =>
-    intent.fields['payment_method_options[card][request_multicapture]'] === 'if_available' && intent.fields['payment_method_data[card][number]'] !== STRIPE_TEST_CARDS.multicaptureUnavailable;
+    intent.fields['payment_method_options[card][request_multicapture]'] === 'if_available' &&
+    intent.fields['payment_method_data[card][number]'] !== STRIPE_TEST_CARDS.multicaptureUnavailable;
 
   function charge(intent: StripeIntent, threeDs: Json | null): Json {
     const id = `ch_${letters(24)}`;
@@ -211,7 +230,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       checks: { cvc_check: intent.fields['payment_method_data[card][cvc]'] ? 'pass' : null },
       multicapture: { status: multicaptureOf(intent) ? 'available' : 'unavailable' },
     };
-    const object: Json = { id, object: 'charge', amount: intent.object.amount, amount_captured: 0, amount_refunded: 0, captured: false, currency: intent.object.currency, paid: true, payment_intent: intent.id, metadata: intent.object.metadata, payment_method_details: { type: 'card', card }, refunded: false, refunds: { object: 'list', data: [], has_more: false } };
+    const object: Json = {
+      id,
+      object: 'charge',
+      amount: intent.object.amount,
+      amount_captured: 0,
+      amount_refunded: 0,
+      captured: false,
+      currency: intent.object.currency,
+      paid: true,
+      payment_intent: intent.id,
+      metadata: intent.object.metadata,
+      payment_method_details: { type: 'card', card },
+      refunded: false,
+      refunds: { object: 'list', data: [], has_more: false },
+    };
     charges.set(id, object);
     return object;
   }
@@ -220,7 +253,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function authorize(intent: StripeIntent, threeDs: Json | null): void {
     const made = charge(intent, threeDs);
     const manual = intent.object.capture_method === 'manual';
-    Object.assign(intent.object, { status: manual ? 'requires_capture' : 'succeeded', latest_charge: made.id, amount_capturable: manual ? intent.object.amount : 0, amount_received: manual ? 0 : intent.object.amount, next_action: null, last_payment_error: null });
+    Object.assign(intent.object, {
+      status: manual ? 'requires_capture' : 'succeeded',
+      latest_charge: made.id,
+      amount_capturable: manual ? intent.object.amount : 0,
+      amount_received: manual ? 0 : intent.object.amount,
+      next_action: null,
+      last_payment_error: null,
+    });
     if (manual) send('payment_intent.amount_capturable_updated', view(intent, false));
     else {
       Object.assign(made, { captured: true, amount_captured: intent.object.amount });
@@ -238,24 +278,39 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   function createIntent(fields: Fields, headers: IncomingMessage['headers'], version: string): PspAnswer {
     const amount = fields.amount;
-    if (!amount || !/^\d+$/.test(amount)) return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: amount.', { param: 'amount' });
-    if (!fields.currency || !/^[a-z]{3}$/.test(fields.currency)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid currency.', { param: 'currency' });
-    if (fields.confirm !== 'true') return error(400, 'invalid_request_error', 'parameter_invalid', 'This stand-in takes confirm=true only.', { param: 'confirm' });
-    if (fields['payment_method_data[type]'] !== 'card') return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: payment_method_data[type].', { param: 'payment_method_data[type]' });
+    if (!amount || !/^\d+$/.test(amount))
+      return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: amount.', { param: 'amount' });
+    if (!fields.currency || !/^[a-z]{3}$/.test(fields.currency))
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid currency.', { param: 'currency' });
+    if (fields.confirm !== 'true')
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'This stand-in takes confirm=true only.', { param: 'confirm' });
+    if (fields['payment_method_data[type]'] !== 'card')
+      return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: payment_method_data[type].', {
+        param: 'payment_method_data[type]',
+      });
     const number = fields['payment_method_data[card][number]'] ?? '';
-    if (!/^\d{12,19}$/.test(number)) return error(402, 'card_error', 'invalid_number', 'Your card number is incorrect.', { param: 'payment_method_data[card][number]' });
+    if (!/^\d{12,19}$/.test(number))
+      return error(402, 'card_error', 'invalid_number', 'Your card number is incorrect.', { param: 'payment_method_data[card][number]' });
     if (!/^\d{1,2}$/.test(fields['payment_method_data[card][exp_month]'] ?? '') || !/^\d{4}$/.test(fields['payment_method_data[card][exp_year]'] ?? '')) {
-      return error(402, 'card_error', 'invalid_expiry_month', 'Your card\'s expiration month is invalid.', { param: 'payment_method_data[card][exp_month]' });
+      return error(402, 'card_error', 'invalid_expiry_month', "Your card's expiration month is invalid.", { param: 'payment_method_data[card][exp_month]' });
     }
-    if (fields.capture_method && !['automatic', 'automatic_async', 'manual'].includes(fields.capture_method)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid capture_method.', { param: 'capture_method' });
+    if (fields.capture_method && !['automatic', 'automatic_async', 'manual'].includes(fields.capture_method))
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid capture_method.', { param: 'capture_method' });
     const offSession = fields.off_session === 'true';
     const networkTransaction = fields['payment_method_options[card][mit_exemption][network_transaction_id]'];
-    if (networkTransaction !== undefined && !offSession) return error(400, 'invalid_request_error', 'parameter_invalid', 'mit_exemption can only be used with off_session=true.', { param: 'payment_method_options[card][mit_exemption]' });
+    if (networkTransaction !== undefined && !offSession)
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'mit_exemption can only be used with off_session=true.', {
+        param: 'payment_method_options[card][mit_exemption]',
+      });
     if (offSession && (fields['payment_method_data[card][cvc]'] !== undefined || fields.setup_future_usage !== undefined)) {
-      return error(400, 'invalid_request_error', 'parameter_invalid', 'An off-session payment takes no cvc and no setup_future_usage.', { param: 'off_session' });
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'An off-session payment takes no cvc and no setup_future_usage.', {
+        param: 'off_session',
+      });
     }
     const id = `pi_${letters(24)}`;
-    const metadata = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (/^metadata\[(.+)\]$/.exec(key) ? [[/^metadata\[(.+)\]$/.exec(key)![1]!, value]] : [])));
+    const metadata = Object.fromEntries(
+      Object.entries(fields).flatMap(([key, value]) => (/^metadata\[(.+)\]$/.exec(key) ? [[/^metadata\[(.+)\]$/.exec(key)![1]!, value]] : [])),
+    );
     const intent: StripeIntent = {
       id,
       fields,
@@ -283,8 +338,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (number === STRIPE_TEST_CARDS.insufficientFunds) return decline(intent, 'card_declined', 'insufficient_funds', 'Your card has insufficient funds.');
     const wantsThreeDs = (number === STRIPE_TEST_CARDS.threeDs || fields['payment_method_options[card][request_three_d_secure]'] === 'any') && !offSession;
     if (wantsThreeDs) {
-      if (fields.error_on_requires_action === 'true' || !fields.return_url) return decline(intent, 'authentication_required', 'authentication_required', 'Your card was declined. This transaction requires authentication.');
-      Object.assign(intent.object, { status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: `${standIn.baseUrl}/3ds/${id}`, return_url: fields.return_url } } });
+      if (fields.error_on_requires_action === 'true' || !fields.return_url)
+        return decline(intent, 'authentication_required', 'authentication_required', 'Your card was declined. This transaction requires authentication.');
+      Object.assign(intent.object, {
+        status: 'requires_action',
+        next_action: { type: 'redirect_to_url', redirect_to_url: { url: `${standIn.baseUrl}/3ds/${id}`, return_url: fields.return_url } },
+      });
       return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge', version) };
     }
     authorize(intent, null);
@@ -301,7 +360,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     }
     const returnUrl = (intent.object.next_action as { redirect_to_url: { return_url: string } }).redirect_to_url.return_url;
     if (outcome === 'completed') {
-      authorize(intent, { authentication_flow: 'challenge', result: 'authenticated', result_reason: null, version: '2.2.0', electronic_commerce_indicator: '05', transaction_id: `${letters(8)}-${letters(4)}-${letters(4)}-${letters(4)}-${letters(12)}` });
+      authorize(intent, {
+        authentication_flow: 'challenge',
+        result: 'authenticated',
+        result_reason: null,
+        version: '2.2.0',
+        electronic_commerce_indicator: '05',
+        transaction_id: `${letters(8)}-${letters(4)}-${letters(4)}-${letters(4)}-${letters(12)}`,
+      });
     } else {
       decline(intent, 'payment_intent_authentication_failure', null, 'We are unable to authenticate your payment method.');
       intent.object.next_action = null;
@@ -314,16 +380,31 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   function capture(intent: StripeIntent, fields: Fields, headers: IncomingMessage['headers'], version: string): PspAnswer {
-    if (intent.object.status !== 'requires_capture') return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `This PaymentIntent could not be captured because it has a status of ${String(intent.object.status)}.`);
-    if (fields.final_capture !== undefined && !['true', 'false'].includes(fields.final_capture)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid boolean: final_capture.', { param: 'final_capture' });
+    if (intent.object.status !== 'requires_capture')
+      return error(
+        400,
+        'invalid_request_error',
+        'payment_intent_unexpected_state',
+        `This PaymentIntent could not be captured because it has a status of ${String(intent.object.status)}.`,
+      );
+    if (fields.final_capture !== undefined && !['true', 'false'].includes(fields.final_capture))
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid boolean: final_capture.', { param: 'final_capture' });
     const final = fields.final_capture !== 'false';
-    if (fields.final_capture !== undefined && !multicaptureOf(intent)) return error(400, 'invalid_request_error', 'parameter_invalid', 'final_capture can only be used when multicapture is available for this PaymentIntent.', { param: 'final_capture' });
+    if (fields.final_capture !== undefined && !multicaptureOf(intent))
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'final_capture can only be used when multicapture is available for this PaymentIntent.', {
+        param: 'final_capture',
+      });
     const capturable = intent.object.amount_capturable as number;
     const amount = fields.amount_to_capture === undefined ? capturable : Number(fields.amount_to_capture);
-    if (!Number.isInteger(amount) || amount <= 0 || amount > capturable) return error(400, 'invalid_request_error', 'amount_too_large', 'amount_to_capture must be at most amount_capturable.', { param: 'amount_to_capture' });
+    if (!Number.isInteger(amount) || amount <= 0 || amount > capturable)
+      return error(400, 'invalid_request_error', 'amount_too_large', 'amount_to_capture must be at most amount_capturable.', { param: 'amount_to_capture' });
     captures.push({ intent: intent.id, fields, headers });
     const received = (intent.object.amount_received as number) + amount;
-    Object.assign(intent.object, { status: final ? 'succeeded' : 'requires_capture', amount_capturable: final ? 0 : capturable - amount, amount_received: received });
+    Object.assign(intent.object, {
+      status: final ? 'succeeded' : 'requires_capture',
+      amount_capturable: final ? 0 : capturable - amount,
+      amount_received: received,
+    });
     const made = charges.get(intent.object.latest_charge as string)!;
     Object.assign(made, { captured: true, amount_captured: received });
     send('charge.captured', chargeView(made.id as string, webhookVersion));
@@ -334,7 +415,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   function cancel(intent: StripeIntent, fields: Fields, version: string): PspAnswer {
     if (!['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(String(intent.object.status))) {
-      return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `You cannot cancel this PaymentIntent because it has a status of ${String(intent.object.status)}.`);
+      return error(
+        400,
+        'invalid_request_error',
+        'payment_intent_unexpected_state',
+        `You cannot cancel this PaymentIntent because it has a status of ${String(intent.object.status)}.`,
+      );
     }
     cancels.push({ intent: intent.id, fields });
     // The remaining amount_capturable is released (after captures of a multicapture too).
@@ -345,19 +431,38 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   function refund(fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
     const intent = fields.payment_intent ? intentOf(fields.payment_intent) : undefined;
-    if (!intent) return error(400, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${fields.payment_intent ?? ''}'`, { param: 'payment_intent' });
-    if ((intent.object.amount_received as number) <= 0) return error(400, 'invalid_request_error', 'charge_not_refundable', 'This PaymentIntent has no successful charge to refund.');
-    if (fields.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(fields.reason)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid reason.', { param: 'reason' });
+    if (!intent)
+      return error(400, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${fields.payment_intent ?? ''}'`, { param: 'payment_intent' });
+    if ((intent.object.amount_received as number) <= 0)
+      return error(400, 'invalid_request_error', 'charge_not_refundable', 'This PaymentIntent has no successful charge to refund.');
+    if (fields.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(fields.reason))
+      return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid reason.', { param: 'reason' });
     const made = charges.get(intent.object.latest_charge as string)!;
     const left = (made.amount_captured as number) - (made.amount_refunded as number);
     const amount = fields.amount === undefined ? left : Number(fields.amount);
-    if (!Number.isInteger(amount) || amount <= 0 || amount > left) return error(400, 'invalid_request_error', 'charge_already_refunded', 'Refund amount is greater than the amount left to refund.', { param: 'amount' });
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+      return error(400, 'invalid_request_error', 'charge_already_refunded', 'Refund amount is greater than the amount left to refund.', { param: 'amount' });
     const pending = intent.fields['payment_method_data[card][number]'] === STRIPE_TEST_CARDS.refundPending;
-    const metadata = Object.fromEntries(Object.entries(fields).flatMap(([key, value]) => (/^metadata\[(.+)\]$/.exec(key) ? [[/^metadata\[(.+)\]$/.exec(key)![1]!, value]] : [])));
-    const object: Json = { id: `re_${letters(24)}`, object: 'refund', amount, charge: made.id, currency: made.currency, payment_intent: intent.id, reason: fields.reason ?? null, status: pending ? 'pending' : 'succeeded', metadata };
+    const metadata = Object.fromEntries(
+      Object.entries(fields).flatMap(([key, value]) => (/^metadata\[(.+)\]$/.exec(key) ? [[/^metadata\[(.+)\]$/.exec(key)![1]!, value]] : [])),
+    );
+    const object: Json = {
+      id: `re_${letters(24)}`,
+      object: 'refund',
+      amount,
+      charge: made.id,
+      currency: made.currency,
+      payment_intent: intent.id,
+      reason: fields.reason ?? null,
+      status: pending ? 'pending' : 'succeeded',
+      metadata,
+    };
     refunds.push({ fields, headers, object });
     const settle = () => {
-      Object.assign(made, { amount_refunded: (made.amount_refunded as number) + amount, refunded: (made.amount_refunded as number) + amount === made.amount_captured });
+      Object.assign(made, {
+        amount_refunded: (made.amount_refunded as number) + amount,
+        refunded: (made.amount_refunded as number) + amount === made.amount_captured,
+      });
       (made.refunds as { data: Json[] }).data.unshift(object);
       if (standIn.refundWebhooks || !pending) send('charge.refunded', chargeView(made.id as string, webhookVersion));
     };
@@ -400,7 +505,16 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const intent = intentOf(intentId);
     if (!intent || intent.object.status !== 'succeeded') throw new Error(`no succeeded PaymentIntent ${intentId}`);
     const id = `issfr_${letters(24)}`;
-    send('radar.early_fraud_warning.created', { id, object: 'radar.early_fraud_warning', actionable: true, charge: intent.object.latest_charge, created: Math.floor(Date.now() / 1000), fraud_type: fraudType, livemode: false, payment_intent: intentId });
+    send('radar.early_fraud_warning.created', {
+      id,
+      object: 'radar.early_fraud_warning',
+      actionable: true,
+      charge: intent.object.latest_charge,
+      created: Math.floor(Date.now() / 1000),
+      fraud_type: fraudType,
+      livemode: false,
+      payment_intent: intentId,
+    });
     return id;
   }
 
@@ -417,7 +531,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (!type) return error(400, 'invalid_request_error', 'file_invalid', 'Dispute evidence files must be PDF, JPEG or PNG.', { param: 'file' });
     const id = `file_${letters(24)}`;
     files.push({ id, purpose, filename: file.filename!, type, content: Buffer.from(file.content), headers });
-    return { status: 200, body: { id, object: 'file', purpose, filename: file.filename, size: file.content.length, type, created: Math.floor(Date.now() / 1000) } };
+    return {
+      status: 200,
+      body: { id, object: 'file', purpose, filename: file.filename, size: file.content.length, type, created: Math.floor(Date.now() / 1000) },
+    };
   }
 
   const OPEN_DISPUTE = ['needs_response', 'warning_needs_response'];
@@ -426,12 +543,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const object = disputes.get(id);
     if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
     disputeRequests.push({ dispute: id, action: 'update', fields, headers });
-    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)} and can no longer be updated.`);
+    if (!OPEN_DISPUTE.includes(String(object.status)))
+      return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)} and can no longer be updated.`);
     const evidence = object.evidence as Json;
     for (const [key, value] of Object.entries(fields)) {
       const name = /^evidence\[([a-z_]+)\]$/.exec(key)?.[1];
       if (!name) continue;
-      if (value.startsWith('file_') && !files.some((file) => file.id === value)) return error(400, 'invalid_request_error', 'resource_missing', `No such file upload: '${value}'`, { param: key });
+      if (value.startsWith('file_') && !files.some((file) => file.id === value))
+        return error(400, 'invalid_request_error', 'resource_missing', `No such file upload: '${value}'`, { param: key });
       evidence[name] = value;
     }
     const details = object.evidence_details as Json;
@@ -448,7 +567,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const object = disputes.get(id);
     if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
     disputeRequests.push({ dispute: id, action: 'close', fields, headers });
-    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)}: it cannot be closed.`);
+    if (!OPEN_DISPUTE.includes(String(object.status)))
+      return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)}: it cannot be closed.`);
     object.status = object.status === 'warning_needs_response' ? 'warning_closed' : 'lost';
     send('charge.dispute.closed', { ...object });
     return { status: 200, body: { ...object } };
@@ -461,42 +581,70 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     send('charge.dispute.closed', { ...object });
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body } }, (req, raw, bytes) => {
-    const url = new URL(req.url ?? '/', 'http://stand-in');
-    const page = /^\/3ds\/(pi_[A-Za-z0-9]+)(\/complete)?$/.exec(url.pathname);
-    if (req.method === 'GET' && page) return issuerPage(page[1]!, page[2] ? (url.searchParams.get('outcome') ?? 'failed') : null);
-    if (req.headers.authorization !== `Bearer ${options.secretKey}`) return error(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
-    if (req.method === 'POST' && url.pathname === '/v1/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
-    if (req.method === 'POST' && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-      return error(400, 'invalid_request_error', 'parameter_invalid', 'Stripe takes application/x-www-form-urlencoded bodies.');
-    }
-    const fields: Fields = Object.fromEntries(new URLSearchParams(raw));
-    const asked = req.headers['stripe-version'];
-    const version = typeof asked === 'string' ? asked : STRIPE_ACCOUNT_DEFAULT_VERSION;
-    requests.push({ method: req.method ?? '', path: url.pathname, version: typeof asked === 'string' ? asked : null });
-    const key = req.headers['idempotency-key'];
-    const scopedKey = req.method === 'POST' && typeof key === 'string' ? `${url.pathname}\u0000${key}` : null;
-    const earlier = scopedKey ? answered.get(scopedKey) : undefined;
-    if (earlier) return earlier;
-    const action = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9]+)(?:\/(capture|cancel))?$/.exec(url.pathname);
-    const disputeAction = /^\/v1\/disputes\/(dp_[A-Za-z0-9]+)(\/close)?$/.exec(url.pathname);
-    const intent = action ? intentOf(action[1]!) : undefined;
-    const refundAsked = /^\/v1\/refunds\/(re_[A-Za-z0-9]+)$/.exec(url.pathname);
-    let answer: PspAnswer;
-    if (req.method === 'POST' && url.pathname === '/v1/payment_intents') answer = createIntent(fields, req.headers, version);
-    else if (req.method === 'POST' && url.pathname === '/v1/refunds') answer = refund(fields, req.headers);
-    else if (req.method === 'GET' && refundAsked) {
-      const found = refunds.find((candidate) => candidate.object.id === refundAsked[1]);
-      return found ? { status: 200, body: { ...found.object } } : error(404, 'invalid_request_error', 'resource_missing', `No such refund: '${refundAsked[1]!}'`);
-    } else if (action && !intent) answer = error(404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${action[1]!}'`);
-    else if (req.method === 'GET' && action && !action[2]) return { status: 200, body: view(intent!, url.searchParams.getAll('expand[]').includes('latest_charge'), version) };
-    else if (req.method === 'POST' && action?.[2] === 'capture') answer = capture(intent!, fields, req.headers, version);
-    else if (req.method === 'POST' && action?.[2] === 'cancel') answer = cancel(intent!, fields, version);
-    else if (req.method === 'POST' && disputeAction) answer = disputeAction[2] ? closeOpenDispute(disputeAction[1]!, fields, req.headers) : updateDispute(disputeAction[1]!, fields, req.headers);
-    else answer = error(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${req.method} ${url.pathname}).`);
-    if (scopedKey) answered.set(scopedKey, answer);
-    return answer;
-  });
+  const server = await startPspServer(
+    {
+      ...(options.delayMs ? { delayMs: options.delayMs } : {}),
+      unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body },
+    },
+    (req, raw, bytes) => {
+      const url = new URL(req.url ?? '/', 'http://stand-in');
+      const page = /^\/3ds\/(pi_[A-Za-z0-9]+)(\/complete)?$/.exec(url.pathname);
+      if (req.method === 'GET' && page) return issuerPage(page[1]!, page[2] ? (url.searchParams.get('outcome') ?? 'failed') : null);
+      if (req.headers.authorization !== `Bearer ${options.secretKey}`)
+        return error(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+      if (req.method === 'POST' && url.pathname === '/v1/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
+      if (req.method === 'POST' && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        return error(400, 'invalid_request_error', 'parameter_invalid', 'Stripe takes application/x-www-form-urlencoded bodies.');
+      }
+      const fields: Fields = Object.fromEntries(new URLSearchParams(raw));
+      const asked = req.headers['stripe-version'];
+      const version = typeof asked === 'string' ? asked : STRIPE_ACCOUNT_DEFAULT_VERSION;
+      requests.push({ method: req.method ?? '', path: url.pathname, version: typeof asked === 'string' ? asked : null });
+      const key = req.headers['idempotency-key'];
+      const scopedKey = req.method === 'POST' && typeof key === 'string' ? `${url.pathname}\u0000${key}` : null;
+      const earlier = scopedKey ? answered.get(scopedKey) : undefined;
+      if (earlier) return earlier;
+      const action = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9]+)(?:\/(capture|cancel))?$/.exec(url.pathname);
+      const disputeAction = /^\/v1\/disputes\/(dp_[A-Za-z0-9]+)(\/close)?$/.exec(url.pathname);
+      const intent = action ? intentOf(action[1]!) : undefined;
+      const refundAsked = /^\/v1\/refunds\/(re_[A-Za-z0-9]+)$/.exec(url.pathname);
+      let answer: PspAnswer;
+      if (req.method === 'POST' && url.pathname === '/v1/payment_intents') answer = createIntent(fields, req.headers, version);
+      else if (req.method === 'POST' && url.pathname === '/v1/refunds') answer = refund(fields, req.headers);
+      else if (req.method === 'GET' && refundAsked) {
+        const found = refunds.find((candidate) => candidate.object.id === refundAsked[1]);
+        return found
+          ? { status: 200, body: { ...found.object } }
+          : error(404, 'invalid_request_error', 'resource_missing', `No such refund: '${refundAsked[1]!}'`);
+      } else if (action && !intent) answer = error(404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${action[1]!}'`);
+      else if (req.method === 'GET' && action && !action[2])
+        return { status: 200, body: view(intent!, url.searchParams.getAll('expand[]').includes('latest_charge'), version) };
+      else if (req.method === 'POST' && action?.[2] === 'capture') answer = capture(intent!, fields, req.headers, version);
+      else if (req.method === 'POST' && action?.[2] === 'cancel') answer = cancel(intent!, fields, version);
+      else if (req.method === 'POST' && disputeAction)
+        answer = disputeAction[2] ? closeOpenDispute(disputeAction[1]!, fields, req.headers) : updateDispute(disputeAction[1]!, fields, req.headers);
+      else answer = error(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${req.method} ${url.pathname}).`);
+      if (scopedKey) answered.set(scopedKey, answer);
+      return answer;
+    },
+  );
   standIn.baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { intents, captures, cancels, refunds, requests, webhooks, charges, delivered, dispute, closeDispute, signedEvent, settleRefund, disputes, files, disputeRequests, earlyFraudWarning });
+  return Object.assign(standIn, server, {
+    intents,
+    captures,
+    cancels,
+    refunds,
+    requests,
+    webhooks,
+    charges,
+    delivered,
+    dispute,
+    closeDispute,
+    signedEvent,
+    settleRefund,
+    disputes,
+    files,
+    disputeRequests,
+    earlyFraudWarning,
+  });
 }

@@ -36,7 +36,10 @@
     global.addEventListener('message', onMessage);
     return {
       iframe: iframe,
-      unmount: function () { global.removeEventListener('message', onMessage); iframe.remove(); }
+      unmount: function () {
+        global.removeEventListener('message', onMessage);
+        iframe.remove();
+      },
     };
   }
 
