@@ -28,7 +28,7 @@ export function RoutingAttempts({ routing, nameOf }: { routing: PaymentRouting; 
           )}
         </div>
       ))}
-      <div class="table-scroll">
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="Table of the authorization attempts">
         <table>
           <caption class="visually-hidden">Authorization attempts</caption>
           <thead>

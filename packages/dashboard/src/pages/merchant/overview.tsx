@@ -111,7 +111,7 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
       {routing.rates.length === 0 ? (
         <Empty>No authorization in the last {routing.windowMinutes} minutes.</Empty>
       ) : (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Table of the authorization rates">
           <table>
             <caption class="visually-hidden">Authorization rate by processor</caption>
             <thead>

@@ -30,7 +30,7 @@ export function ProcessorAccountsPage() {
       {state.status === 'error' && <ErrorState error={state.error} retry={reload} />}
       {state.status === 'ready' && state.value.accounts.length === 0 && <Empty>No processor accounts: payments run on the simulator's built-in flows.</Empty>}
       {state.status === 'ready' && state.value.accounts.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Table of the processor accounts">
           <table>
             <caption class="visually-hidden">Processor accounts</caption>
             <thead>
