@@ -127,7 +127,7 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     expect(importJob).toMatchObject({ state: 'finished', counts: { total: 6, imported: 6, failed: 0 } });
     expect(payments.oneOff).toMatchObject({ status: 'captured', source: { masked_account_number: '555555******4444' } });
     expect(payments.declined).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
-    expect(payments.subsequent).toMatchObject({ status: 'captured', source: { masked_account_number: '510510******5100' } });
+    expect(payments.subsequent).toMatchObject({ status: 'captured', source: { masked_account_number: '222300******3222' } });
     expect(payments.mandateFirst).toMatchObject({
       status: 'captured',
       use_case: 'first_payment',

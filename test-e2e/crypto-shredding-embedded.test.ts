@@ -99,7 +99,7 @@ describe('embedded profile: a deleted token leaves nothing recoverable on disk',
   });
 
   it('when the development flag DEV_KEYS_IN_DATA_DIR is off, then the generated keys are written to KEYS_DIR and none to DATA_DIR', () => {
-    const keyFiles = ['vault-keys.json', 'importer-secret.key', 'notifier-secret.key', 'payment-orchestrator-secret.key'];
+    const keyFiles = ['vault-keys.json', 'importer-secret.key', 'notifier-secret.key', 'payment-orchestrator-secret.key', 'idempotency-fingerprint.key'];
 
     expect(
       filesUnder(dataDir)

@@ -302,7 +302,7 @@ export async function issueLiveKey(baseUrl: string, adminApiKey: string): Promis
 export const LEAK_SCAN_PAYMENT_CARDS = {
   oneOff: { number: '5555555555554444', cvc: '538' },
   declined: { number: SIMULATOR_CARDS.declined, cvc: '538' },
-  stored: { number: '5105105105105100', cvc: '538' },
+  stored: { number: '2223003122003222', cvc: '538' },
   /** The earlier interface: a first payment whose mandate is charged again. */
   mandate: { number: '4000056655665556', cvc: '538' },
 } as const;
