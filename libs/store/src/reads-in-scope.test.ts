@@ -27,7 +27,8 @@ const REVIEWED: Record<string, string> = {
   'services/vault/src/data/checkout-branding.repository.ts#get: a scope built on the spot':
     'the hosted page looks the same in test and live: one record per merchant, kept in its test partition',
   'services/gateway/src/data/admin-audit.repository.ts#list: SYSTEM_SCOPE': "the operator audit log is the system's",
-  'services/gateway/src/data/admin-audit.repository.ts#deleteBefore: SYSTEM_SCOPE': "AUDIT_RETENTION_DAYS: the operator audit log's entries past retention, the system's",
+  'services/gateway/src/data/admin-audit.repository.ts#deleteBefore: SYSTEM_SCOPE':
+    "AUDIT_RETENTION_DAYS: the operator audit log's entries past retention, the system's",
   'services/gateway/src/data/api-key.repository.ts#findByHash: global': "authentication: the key hash names the merchant and the key's mode",
   'services/gateway/src/data/merchant.repository.ts#get: SYSTEM_SCOPE': 'merchants are operator records',
   'services/gateway/src/data/merchant.repository.ts#list: SYSTEM_SCOPE': 'merchants are operator records',
