@@ -42,8 +42,20 @@ export function shutdownGate(): ShutdownGate {
     },
     async begin(delayMs, drain) {
       shuttingDown = true;
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await serveFor(delayMs);
       await drain();
     },
   };
+}
+
+/**
+ * Waits at least `delayMs` by the monotonic clock. A timer alone can fire a millisecond early: libuv
+ * measures it from the loop time cached at the start of the iteration, which is already behind the moment
+ * `begin()` was called.
+ */
+async function serveFor(delayMs: number): Promise<void> {
+  const until = performance.now() + delayMs;
+  for (let left = delayMs; left > 0; left = until - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+  }
 }
