@@ -13,7 +13,9 @@
 // serves, through the same cached repository), the simulator plugin answering as each account's settings say
 // (approval_rate, outage), the commit, the counts. The accounts' rates are swapped halfway with PATCH
 // /processor-accounts, as an operator would. Only the gateway and the vault are left out (the card arrives as
-// their event). The random source is seeded (createApp's `random`), so a run repeats.
+// their event). The random source is seeded (createApp's `random`), so a run repeats; the simulator accounts have a
+// `seed`, so every strategy meets the same luck: a payment (by its reference) is approved or declined at an account
+// the same way in each strategy's run, and the figures differ by routing alone, not by draws.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +86,8 @@ async function run(strategy: Strategy): Promise<Outcome> {
   });
   try {
     const account = async (name: string, approval_rate: number, outage: Array<{ from: string; to: string }> = []) => {
-      const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name, settings: { approval_rate, outage } });
+      // seed: the account's approvals are drawn from its name and the payment's reference, the same in every strategy's run.
+      const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name, settings: { approval_rate, outage, seed: name } });
       if (created.status !== 201) throw new Error(`account: ${created.status} ${JSON.stringify(created.body)}`);
       return created.body.id as string;
     };
@@ -123,8 +126,8 @@ async function run(strategy: Strategy): Promise<Outcome> {
       h.clock.set(new Date(at));
       if (first <= SWAP_AT && SWAP_AT < first + BATCH) {
         // Halfway: the accounts' approval rates swap (an operator's PATCH; routing is not told).
-        await h.call(MERCHANT, 'PATCH', `/processor-accounts/${a}`, { settings: { approval_rate: RATES.a[1] } });
-        await h.call(MERCHANT, 'PATCH', `/processor-accounts/${b}`, { settings: { approval_rate: RATES.b[1], outage } });
+        await h.call(MERCHANT, 'PATCH', `/processor-accounts/${a}`, { settings: { approval_rate: RATES.a[1], seed: 'sim-a' } });
+        await h.call(MERCHANT, 'PATCH', `/processor-accounts/${b}`, { settings: { approval_rate: RATES.b[1], outage, seed: 'sim-b' } });
       }
       if (strategy === 'oracle' && oracleFlow(first, at) !== oracleNow) {
         oracleNow = oracleFlow(first, at);

@@ -712,7 +712,8 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       const next = page.getByRole('button', { name: 'Next page' });
       expect({ pageNumber, nextPage: (await next.count()) === 1 && (await next.isEnabled()) }).toEqual({ pageNumber, nextPage: true });
       await next.click();
-      await page.getByText(`Page ${pageNumber + 1}`, { exact: true }).waitFor();
+      // Waits for the next page's rows: the table's caption names the page it shows.
+      await until(`document.querySelector('main caption')?.textContent.endsWith('page ${pageNumber + 1}')`);
     }
     await settled('Audit log');
     expect(await text()).toMatch(new RegExp(`${shop.id.slice(0, 13)}… \\(merchant, test\\)\\s+POST /payments/${seeded.refundable}/refunds\\s+201`));

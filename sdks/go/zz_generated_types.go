@@ -1214,6 +1214,8 @@ type ProcessorAccountInputSettings struct {
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
 	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
 	ApprovalRate *float64 `json:"approval_rate,omitempty"`
+	// Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently.
+	Seed *string `json:"seed,omitempty"`
 	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
 	Outage []ProcessorAccountInputSettingsOutageItem `json:"outage,omitempty"`
 }
@@ -1233,6 +1235,8 @@ type ProcessorAccountSettings struct {
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
 	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
 	ApprovalRate *float64 `json:"approval_rate,omitempty"`
+	// Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently.
+	Seed *string `json:"seed,omitempty"`
 	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
 	Outage []ProcessorAccountInputSettingsOutageItem `json:"outage,omitempty"`
 }

@@ -470,7 +470,7 @@ describe('rule 7: unscheduled charged as recurring', () => {
 
   it('when a simulator account keeps the default, then it shows explicit_unscheduled true; on an Adyen account the setting is refused', async () => {
     const simulator = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name: 'default' });
-    expect(simulator.body.settings).toEqual({ base_url: null, explicit_unscheduled: true, approval_rate: 1, outage: [] });
+    expect(simulator.body.settings).toEqual({ base_url: null, explicit_unscheduled: true, approval_rate: 1, outage: [], seed: null });
     const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', {
       processor: 'adyen',
       name: 'adyen',

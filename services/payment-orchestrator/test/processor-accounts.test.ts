@@ -72,7 +72,7 @@ describe('processor accounts', () => {
   it('when a simulator account is created without settings, then it shows approval_rate 1 and no outage; an Adyen account given approval_rate answers 422 naming settings.approval_rate', async () => {
     const simulator = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name: 'sim', settings: {} });
     expect(simulator.status).toBe(201);
-    expect(simulator.body.settings).toEqual({ base_url: null, explicit_unscheduled: true, approval_rate: 1, outage: [] });
+    expect(simulator.body.settings).toEqual({ base_url: null, explicit_unscheduled: true, approval_rate: 1, outage: [], seed: null });
     const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount({ settings: { approval_rate: 0.5 } }));
     expect(adyen).toMatchObject({ status: 422, body: { field: 'settings.approval_rate' } });
   });

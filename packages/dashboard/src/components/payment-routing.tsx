@@ -13,7 +13,7 @@ export function RoutingAttempts({ routing, nameOf }: { routing: PaymentRouting; 
         <div class="routing-decision" key={`${decision.decided_at ?? index}`}>
           <p>
             <strong>{routing.decisions.length > 1 && decision.card_attempt ? `Card ${decision.card_attempt}: ` : ''}</strong>
-            Strategy {words(routing.strategy)}, <Badge value={decision.reason} />: {named(decision.detail)}
+            Strategy {words(routing.strategy)}, <Badge value={decision.reason} /> — {named(decision.detail)}
           </p>
           {decision.rates && decision.rates.length > 0 && (
             <p class="hint">

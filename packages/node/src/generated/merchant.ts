@@ -1153,7 +1153,7 @@ export interface paths {
         };
         /**
          * The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
-         * @description Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth of it): each card's first answer at a processor in a payment's route (approved, declined, or not answered: errors count as failures; a retry after a decline asks about a card an issuer already refused and is not counted), and how often decisions chose each processor first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.
+         * @description Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth of it): each card's first answer at a processor in a payment's route (approved, declined, or not answered: errors count as failures; a retry after a decline asks about a card an issuer already refused and is not counted), and how often decisions chose each processor first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS recent outcomes (40 by default, weighed by age as the rates are), widening to any country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.
          */
         get: operations["getRoutingStats"];
         put?: never;
@@ -2025,6 +2025,11 @@ export interface components {
                  */
                 approval_rate?: number;
                 /**
+                 * @description Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently.
+                 * @default null
+                 */
+                seed?: string | null;
+                /**
                  * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
                  * @default []
                  */
@@ -2063,6 +2068,11 @@ export interface components {
                  * @default 1
                  */
                 approval_rate?: number;
+                /**
+                 * @description Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently.
+                 * @default null
+                 */
+                seed?: string | null;
                 /**
                  * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
                  * @default []
@@ -2110,6 +2120,11 @@ export interface components {
                  * @default 1
                  */
                 approval_rate?: number;
+                /**
+                 * @description Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently.
+                 * @default null
+                 */
+                seed?: string | null;
                 /**
                  * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
                  * @default []

@@ -1372,6 +1372,8 @@ class ProcessorAccountInputSettings(TypedDict):
     """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     approval_rate: NotRequired[float]
     """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
+    seed: NotRequired[Optional[str]]
+    """Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently."""
     outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
     """Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment)."""
 
@@ -1394,6 +1396,8 @@ class ProcessorAccountSettings(TypedDict):
     """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     approval_rate: NotRequired[float]
     """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
+    seed: NotRequired[Optional[str]]
+    """Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, or routing strategies compared on the same luck. Two accounts with different seeds decline independently."""
     outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
     """Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment)."""
 

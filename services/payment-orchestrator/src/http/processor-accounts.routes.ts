@@ -28,7 +28,7 @@ const baseUrl = z
   .max(2048)
   .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, { message: 'base_url must be an absolute http(s) URL without query or fragment.' });
 // explicit_unscheduled, multiple_partial_captures: only on processors whose plugin takes them (rule 7 of the earlier interface is testable with the first).
-// approval_rate, outage: simulator accounts only (two simulator accounts can then differ, for routing in test mode).
+// approval_rate, outage, seed: simulator accounts only (two simulator accounts can then differ, for routing in test mode).
 const outageWindow = z
   .strictObject({ from: z.string().datetime({ offset: true }), to: z.string().datetime({ offset: true }) })
   .refine((window) => Date.parse(window.from) < Date.parse(window.to), { message: 'An outage window ends after it starts (from before to).', path: ['to'] })
@@ -39,6 +39,7 @@ const settings = z.strictObject({
   multiple_partial_captures: z.boolean().optional(),
   approval_rate: z.number().min(0).max(1).optional(),
   outage: z.array(outageWindow).max(20).optional(),
+  seed: z.string().min(1).max(100).nullable().optional(),
 });
 
 /** `processor`: one of the registered plugins' ids. */

@@ -74,6 +74,16 @@ const settings: JsonObject = {
         'Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments ' +
         'every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.',
     },
+    seed: {
+      type: ['string', 'null'],
+      minLength: 1,
+      maxLength: 100,
+      default: null,
+      description:
+        "Simulator accounts only (422 on others): when set, approval_rate's draw is made from this seed and the payment's reference (its id when it has none) " +
+        'instead of the account id and the payment id, so the same references get the same approvals and declines in every run: a reproducible test suite, ' +
+        'or routing strategies compared on the same luck. Two accounts with different seeds decline independently.',
+    },
     outage: {
       type: 'array',
       maxItems: 20,

@@ -27,6 +27,12 @@ export interface ProcessorAccountSettings {
   approval_rate?: number;
   /** Only for simulator accounts: windows in which it answers nothing (processor_unavailable), on the payment's effective time (the test clock). */
   outage?: Array<{ from: string; to: string }>;
+  /**
+   * Only for simulator accounts: when set, approval_rate draws from this seed and the payment's reference,
+   * so the same references get the same answers in every run (absent or null: from the account's id and the
+   * payment's own key, new in every run).
+   */
+  seed?: string | null;
 }
 
 /** A merchant's account at a processor. The credentials are sealed at rest and never leave this service. */

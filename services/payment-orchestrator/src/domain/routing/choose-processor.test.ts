@@ -146,6 +146,13 @@ describe('choosing the first processor', () => {
     expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'any_amount', order: ['a', 'b'] });
   });
 
+  it('when a processor has many outcomes in the segment but all of them old, then they weigh as few and the segment widens to where recent ones are', () => {
+    const hourOld = { ...row('b', 50, 45), bucket_start: '2026-06-01T09:05:00.000Z' };
+    const rows = [row('a', 30, 27), hourOld, row('b', 40, 20, { amount_band: '100_to_1000' })];
+    expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'any_amount' });
+    expect(chooseOrder(input({ rows: [row('a', 30, 27), row('b', 50, 45)] }))).toMatchObject({ level: 'segment' });
+  });
+
   it("when another currency's outcomes are all there is, then they count only at the widest level", () => {
     const rows = [row('a', 5, 5, { currency_code: 'USD' }), row('b', 5, 0, { currency_code: 'USD' })];
     expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'all', order: ['a', 'b'], reason: 'best_rate' });

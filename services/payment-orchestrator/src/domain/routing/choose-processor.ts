@@ -18,7 +18,11 @@ export interface SuccessRateSettings {
   halfLifeMs: number;
   /** The share of decisions that try a processor other than the best, so its rate stays current (ROUTING_EXPLORATION_SHARE). */
   explorationShare: number;
-  /** Outcomes a processor needs in a segment before its rate there is compared; fewer, and the segment widens (ROUTING_MIN_ATTEMPTS). */
+  /**
+   * Recent outcomes a processor needs in a segment before its rate there is compared, counted with the weights
+   * the rate is computed with (an outcome a half-life old counts half); fewer, and the segment widens
+   * (ROUTING_MIN_ATTEMPTS).
+   */
   minAttempts: number;
 }
 
@@ -107,8 +111,9 @@ function successRate(input: ChoiceInput): RoutingChoice {
   const { candidates, segment, rows, settings } = input;
   const weighing = { now: input.now, bucketMs: bucketMsOf(settings.windowMs), halfLifeMs: settings.halfLifeMs };
   const countsOf = (level: SegmentLevel) => candidates.map((processor) => ({ processor, ...weightedCountsAt(rows, processor, segment, level, weighing) }));
-  // The narrowest segment in which every processor has enough recent outcomes to be compared.
-  let level = SEGMENT_LEVELS.find((candidate) => countsOf(candidate).every((counts) => counts.attempts >= settings.minAttempts));
+  // The narrowest segment in which every processor has enough recent outcomes to be compared, weighed as the
+  // rates are: counted as they are, an hour of old outcomes would let a handful of recent ones decide.
+  let level = SEGMENT_LEVELS.find((candidate) => countsOf(candidate).every((counts) => counts.weightedAttempts >= settings.minAttempts));
   const windowWords = `the last ${Math.round(settings.windowMs / 60_000)} min`;
   if (!level) {
     if (countsOf('all').every((counts) => counts.attempts === 0)) {

@@ -40,9 +40,14 @@ interface SimulatorConnection extends ProcessorConnection {
   asAccount(account: SimulatorAccount): ProcessorConnection;
 }
 
-/** A simulator account's behaviour from its settings: approval_rate (default 1, every ordinary card approved) and outage windows. */
+/** A simulator account's behaviour from its settings: approval_rate (default 1, every ordinary card approved), outage windows, the draw's seed. */
 function simulatorAccountOf(id: string, settings: ProcessorAccountSettings): SimulatorAccount {
-  return { id, approval_rate: settings.approval_rate ?? 1, outages: (settings.outage ?? []).map((window) => ({ from: window.from, to: window.to })) };
+  return {
+    id,
+    approval_rate: settings.approval_rate ?? 1,
+    outages: (settings.outage ?? []).map((window) => ({ from: window.from, to: window.to })),
+    ...(settings.seed ? { seed: settings.seed } : {}),
+  };
 }
 
 /** Built in and deterministic, so every path runs without a network: opened once at start; its accounts share the connection. */
@@ -52,8 +57,8 @@ export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
   capabilities,
   // Nothing to authenticate with, no host.
   credentials: z.object({}).strict(),
-  // approval_rate and outage make two simulator accounts differ (routing in test mode).
-  extraSettings: { approval_rate: 1, outage: [] },
+  // approval_rate and outage make two simulator accounts differ (routing in test mode); seed makes their draws repeat across runs.
+  extraSettings: { approval_rate: 1, outage: [], seed: null },
   optionsSchema,
   forAccount: (connection, settings, account) => {
     // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: an account can be one.

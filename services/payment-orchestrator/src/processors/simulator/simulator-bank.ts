@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
-import type { SimulatorAuthentication, SimulatorRequest, SimulatorResponse } from './simulator.mapper';
+import type { SimulatorAccount, SimulatorAuthentication, SimulatorRequest, SimulatorResponse } from './simulator.mapper';
 
 /**
  * The simulator's fixed behaviour, by the card's first six and last four digits (all the orchestrator
@@ -53,6 +53,21 @@ function lettersOf(key: string): string {
  */
 export function drawOf(...words: string[]): number {
   return createHash('sha256').update(words.join('\u0000')).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/**
+ * The draw an account's approval_rate is compared with. By default from the account's id and the request's
+ * idempotency key (new ids in every run). With a seed: from the seed, the payment's reference (its id when it
+ * has none) and the attempt's part of the key (`:authorization`, `:authorization:attempt-2`), so a test suite or
+ * a benchmark that sends the same references gets the same answers in every run, and two accounts with
+ * different seeds still decline independently.
+ */
+function approvalDraw(account: SimulatorAccount, request: SimulatorRequest): number {
+  if (account.seed === undefined) return drawOf(account.id, request.idempotency_key);
+  const separator = request.idempotency_key.indexOf(':');
+  const payment = separator < 0 ? request.idempotency_key : request.idempotency_key.slice(0, separator);
+  const attempt = separator < 0 ? '' : request.idempotency_key.slice(separator);
+  return drawOf(account.seed, request.reference ?? payment, attempt);
 }
 
 /** Whether the simulator account is in one of its outage windows at the payment's effective time (the test clock's for a test-clock payment). */
@@ -156,7 +171,7 @@ function authorized(request: SimulatorRequest, behaviour: Behaviour, psp_referen
   if (behaviour === 'mit_do_not_try_again' && request.merchant_initiated) return declined('card_declined', '03');
   // An account's approval_rate declines that share of ordinary cards, the same ones every time (do not honour, the issuer's generic no).
   const rate = request.account?.approval_rate ?? 1;
-  if (rate < 1 && drawOf(request.account!.id, request.idempotency_key) >= rate) return declined('card_declined');
+  if (rate < 1 && approvalDraw(request.account!, request) >= rate) return declined('card_declined');
   return {
     result: 'approved',
     psp_reference,

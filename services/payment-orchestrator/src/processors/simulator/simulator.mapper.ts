@@ -29,6 +29,8 @@ export interface SimulatorAccount {
   approval_rate: number;
   /** When it answers nothing (processor_unavailable), on the payment's effective time. */
   outages: Array<{ from: string; to: string }>;
+  /** When set, the approval draw hashes it with the payment's reference: the same references get the same answers in every run. */
+  seed?: string;
 }
 
 /** The simulator's 3-D Secure answer beside an authorization's result. */
