@@ -22,15 +22,15 @@ describe('routing as the dashboard shows it', () => {
     ).toBe('insufficient funds (insufficient_funds, retryable)');
   });
 
-  it('when the stats are grouped by processor, then the highest rate comes first, in percent with one decimal, a processor without attempts last', () => {
-    const line = (processor: string, attempts: number, approved: number) => ({
+  it('when the stats are grouped by processor, then the highest recent rate comes first, both rates in percent with one decimal, a processor without attempts last', () => {
+    const line = (processor: string, attempts: number, approved: number, recent = attempts === 0 ? null : approved / attempts) => ({
       processor,
       attempts,
       approved,
       declined: attempts - approved,
       errors: 0,
       authorization_rate: attempts === 0 ? null : approved / attempts,
-      recent_authorization_rate: attempts === 0 ? null : approved / attempts,
+      recent_authorization_rate: recent,
       decisions: { step_order: 0, weighted: 0, best_rate: 0, exploration: 0, no_data: 0 },
     });
     const stats = {
@@ -40,12 +40,12 @@ describe('routing as the dashboard shows it', () => {
       since: 'x',
       until: 'y',
       group_by: 'processor' as const,
-      data: [line('a', 100, 80), line('b', 3, 3), line('c', 0, 0)],
+      data: [line('a', 100, 80, 0.9312), line('b', 3, 3, 0.75), line('c', 0, 0)],
     };
-    expect(processorRatesOf(stats, namesOf([{ id: 'a', name: 'Account A' }])).map((rate) => [rate.label, rate.percent])).toEqual([
-      ['b', 100],
-      ['Account A', 80],
-      ['c', null],
+    expect(processorRatesOf(stats, namesOf([{ id: 'a', name: 'Account A' }])).map((rate) => [rate.label, rate.recentPercent, rate.percent])).toEqual([
+      ['Account A', 93.1, 80],
+      ['b', 75, 100],
+      ['c', null, null],
     ]);
   });
 });

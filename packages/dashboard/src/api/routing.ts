@@ -31,11 +31,15 @@ export interface ProcessorRate {
   approved: number;
   declined: number;
   errors: number;
-  /** 0–100, one decimal; null without attempts. */
+  /** Over the whole window, 0–100, one decimal; null without attempts. */
   percent: number | null;
+  /** What decisions compare: recent outcomes weighing more (a bucket's weight halves every ROUTING_STATS_HALF_LIFE), 0–100; null without attempts. */
+  recentPercent: number | null;
 }
 
-/** The stats grouped by processor, by name, the highest rate first. */
+const percentOf = (rate: number | null | undefined) => (rate === null || rate === undefined ? null : Math.round(rate * 1000) / 10);
+
+/** The stats grouped by processor, by name, the highest recent rate (the one decisions compare) first. */
 export function processorRatesOf(stats: RoutingStats, nameOf: NameOf): ProcessorRate[] {
   return stats.data
     .map((line) => ({
@@ -45,9 +49,10 @@ export function processorRatesOf(stats: RoutingStats, nameOf: NameOf): Processor
       approved: line.approved,
       declined: line.declined,
       errors: line.errors,
-      percent: line.authorization_rate === null ? null : Math.round(line.authorization_rate * 1000) / 10,
+      percent: percentOf(line.authorization_rate),
+      recentPercent: percentOf(line.recent_authorization_rate),
     }))
-    .sort((a, b) => (b.percent ?? -1) - (a.percent ?? -1) || a.label.localeCompare(b.label));
+    .sort((a, b) => (b.recentPercent ?? -1) - (a.recentPercent ?? -1) || a.label.localeCompare(b.label));
 }
 
 export interface RoutingOverview {

@@ -105,8 +105,8 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
     <section aria-labelledby="processor-rates-heading">
       <h2 id="processor-rates-heading">Authorization rate by processor, the last {routing.windowMinutes} minutes</h2>
       <p class="hint">
-        What success-rate routing compares now: each card's first answer at a processor (an unanswered one counts as a failure; a retry after a decline is not
-        counted).
+        Each card's first answer at a processor (an unanswered one counts as a failure; a retry after a decline is not counted). Success-rate routing compares
+        the recent rate, in which an outcome counts for less the older it is; the window's rate counts them all alike.
       </p>
       {routing.rates.length === 0 ? (
         <Empty>No authorization in the last {routing.windowMinutes} minutes.</Empty>
@@ -118,7 +118,10 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
               <tr>
                 <th scope="col">Processor</th>
                 <th scope="col" class="numeric">
-                  Rate
+                  Recent rate (decides)
+                </th>
+                <th scope="col" class="numeric">
+                  Window rate
                 </th>
                 <th scope="col" class="numeric">
                   Attempts
@@ -139,9 +142,10 @@ function ProcessorRates({ routing }: { routing: RoutingOverview }) {
                 <tr key={rate.processor}>
                   <td>{rate.label}</td>
                   <td class="numeric">
-                    <meter min={0} max={100} value={rate.percent ?? 0} aria-label={`${rate.label}: authorization rate`} />{' '}
-                    {rate.percent === null ? '—' : `${rate.percent.toFixed(1)} %`}
+                    <meter min={0} max={100} value={rate.recentPercent ?? 0} aria-label={`${rate.label}: recent authorization rate`} />{' '}
+                    {rate.recentPercent === null ? '—' : `${rate.recentPercent.toFixed(1)} %`}
                   </td>
+                  <td class="numeric">{rate.percent === null ? '—' : `${rate.percent.toFixed(1)} %`}</td>
                   <td class="numeric">{rate.attempts}</td>
                   <td class="numeric">{rate.approved}</td>
                   <td class="numeric">{rate.declined}</td>
