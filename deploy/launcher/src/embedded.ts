@@ -8,6 +8,7 @@ import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
 import {
   buildRuntime,
+  busRetryOf,
   generateServiceKeys,
   idempotencyKeysOf,
   listen,
@@ -160,6 +161,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       // SQLite creates its tables and indexes at start; processed-event marks are pruned hourly.
       storeOptions: { processedRetention: processedRetentionOf(config) },
       busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
+      busRetry: busRetryOf(config),
       storeUnhealthyAfterMs: config.STORE_UNHEALTHY_AFTER_SECONDS * 1000,
       logLevel: config.LOG_LEVEL,
       privateKeyPem: keys.privateKeys[service],

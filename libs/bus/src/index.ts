@@ -12,11 +12,16 @@ export {
   describeError,
   defaultRetryDelayMs,
   retryPolicyOf,
+  handlerRetryPolicy,
+  jitteredRetryDelay,
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_HANDLER_RETRY,
   type DeliveryOutcome,
   type DeliverWithRetryInput,
+  type HandlerRetrySettings,
   type RetryPolicy,
 } from './retry/deliver-with-retry';
+export { withRetryDefaults } from './retry/with-retry-defaults';
 export { eventMessage, type EventMessageInput } from './messaging/event-message';
 export { EVENT_HEADERS } from '@vaultline/store';
 export {

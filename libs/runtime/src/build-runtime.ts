@@ -1,6 +1,14 @@
 import { systemClock } from '@vaultline/core';
 import { openStore, type DocumentStore, type OpenStoreOptions } from '@vaultline/store';
-import { observedBus, withHealthGrace, type Bus } from '@vaultline/bus';
+import {
+  DEFAULT_HANDLER_RETRY,
+  handlerRetryPolicy,
+  observedBus,
+  withHealthGrace,
+  withRetryDefaults,
+  type Bus,
+  type HandlerRetrySettings,
+} from '@vaultline/bus';
 import type { MetricsRegistry } from '@vaultline/metrics';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
@@ -15,6 +23,8 @@ export interface RuntimeParts {
   storeOptions?: OpenStoreOptions;
   /** BUS_UNHEALTHY_AFTER_SECONDS in ms: how long a subscription fails before health() (so /ready) reports it. */
   busUnhealthyAfterMs?: number;
+  /** BUS_RETRY_*: how the service's handlers are retried before a dead letter (busRetryOf; DEFAULT_HANDLER_RETRY when absent). */
+  busRetry?: HandlerRetrySettings;
   /** STORE_UNHEALTHY_AFTER_SECONDS in ms: how long the store's and the TTL store's pings fail before ping() (so /ready) says so. */
   storeUnhealthyAfterMs?: number;
   bus: Bus;
@@ -44,7 +54,8 @@ export interface RuntimeParts {
 export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime> {
   const store: DocumentStore = await openStore(parts.storeUrl, parts.storeOptions);
   const metrics = parts.metrics?.forService(parts.service);
-  const bus = metrics ? observedBus(parts.bus, metrics) : parts.bus;
+  const observed = metrics ? observedBus(parts.bus, metrics) : parts.bus;
+  const bus = withRetryDefaults(observed, handlerRetryPolicy(parts.busRetry ?? DEFAULT_HANDLER_RETRY));
   const logger = createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) });
   const storeGraceMs = parts.storeUnhealthyAfterMs ?? 0;
   let idempotency: IdempotencyKeys | undefined;

@@ -1,9 +1,19 @@
-import { loadRuntimeConfig } from './runtime-config';
+import { busRetryOf, loadRuntimeConfig } from './runtime-config';
 
 describe('the runtime configuration', () => {
   it('when HOST is not set, then services bind loopback only (a container sets HOST=0.0.0.0)', () => {
     expect(loadRuntimeConfig({}).HOST).toBe('127.0.0.1');
     expect(loadRuntimeConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+  });
+
+  it('when BUS_RETRY_* are not set, then handlers get 12 attempts from 200 ms to 60 s; set, they are taken; 0 attempts stops the start naming the variable', () => {
+    expect(busRetryOf(loadRuntimeConfig({}))).toEqual({ maxAttempts: 12, baseDelayMs: 200, maxDelayMs: 60_000 });
+    expect(busRetryOf(loadRuntimeConfig({ BUS_RETRY_MAX_ATTEMPTS: '20', BUS_RETRY_BASE_DELAY_MS: '500', BUS_RETRY_MAX_DELAY_SECONDS: '300' }))).toEqual({
+      maxAttempts: 20,
+      baseDelayMs: 500,
+      maxDelayMs: 300_000,
+    });
+    expect(() => loadRuntimeConfig({ BUS_RETRY_MAX_ATTEMPTS: '0' })).toThrow(/BUS_RETRY_MAX_ATTEMPTS/);
   });
 
   it("when nothing says otherwise, then the gateway's internal listener is loopback on 8081", () => {

@@ -97,6 +97,15 @@ export const runtimeConfigSchema = z.object({
    */
   BUS_UNHEALTHY_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
   /**
+   * A bus handler that keeps failing (a dependency down) is tried this many times, waiting BUS_RETRY_BASE_DELAY_MS
+   * doubling to BUS_RETRY_MAX_DELAY_SECONDS (each wait jittered between half and all of it), before its message is
+   * set aside as a dead letter (`vaultline ops dead-letters`). Defaults: 12 attempts, 200 ms to 60 s: two to four
+   * minutes. On Kafka a message being retried holds back its partition meanwhile (the key's order is kept).
+   */
+  BUS_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  BUS_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(1).max(60_000).default(200),
+  BUS_RETRY_MAX_DELAY_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /**
    * /ready fails on the store (MongoDB, SQLite) or the TTL store (Redis) only once their pings have been failing
    * for this long (0: at the first failed ping). A MongoDB election or a Redis failover (about 10 s) then does
    * not take every pod of every service out of its Service at once; requests that need them fail meanwhile.
@@ -261,4 +270,13 @@ export function serviceUrlsFromEnv(env: NodeJS.ProcessEnv): Record<ServiceName, 
   }
   if (missing.length > 0) throw new Error(`missing configuration: ${missing.join(', ')} (base URLs of the other services)`);
   return urls;
+}
+
+/** BUS_RETRY_* as the runtime takes them (RuntimeParts.busRetry). */
+export function busRetryOf(config: Pick<RuntimeConfig, 'BUS_RETRY_MAX_ATTEMPTS' | 'BUS_RETRY_BASE_DELAY_MS' | 'BUS_RETRY_MAX_DELAY_SECONDS'>) {
+  return {
+    maxAttempts: config.BUS_RETRY_MAX_ATTEMPTS,
+    baseDelayMs: config.BUS_RETRY_BASE_DELAY_MS,
+    maxDelayMs: Math.max(config.BUS_RETRY_BASE_DELAY_MS, config.BUS_RETRY_MAX_DELAY_SECONDS * 1000),
+  };
 }

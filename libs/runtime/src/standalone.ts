@@ -7,6 +7,7 @@ import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime'
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
 import {
   DEFAULT_METRICS_PORT,
+  busRetryOf,
   idempotencyKeysOf,
   kafkaNamingOf,
   kafkaSecurityOf,
@@ -124,6 +125,7 @@ export async function runStandalone(
       // MongoDB: indexes are the migrate command's; a service only checks them (SQLite creates its own at start).
       storeOptions: { indexes: 'verify', processedRetention: processedRetentionOf(config) },
       busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
+      busRetry: busRetryOf(config),
       storeUnhealthyAfterMs: config.STORE_UNHEALTHY_AFTER_SECONDS * 1000,
       bus,
       ttl,

@@ -123,6 +123,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
   "SHUTDOWN_DELAY_SECONDS" (include "vaultline.shutdownDelaySeconds" .)
   "SHUTDOWN_GRACE_MS" (include "vaultline.shutdownGraceMs" .)
   "BUS_UNHEALTHY_AFTER_SECONDS" "30"
+  "BUS_RETRY_MAX_ATTEMPTS" "12"
+  "BUS_RETRY_BASE_DELAY_MS" "200"
+  "BUS_RETRY_MAX_DELAY_SECONDS" "60"
   "PROCESSED_EVENTS_RETENTION_DAYS" (include "vaultline.processedEventsRetentionDays" .)
   "LOG_LEVEL" $root.Values.logLevel
 -}}

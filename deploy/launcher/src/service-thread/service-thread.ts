@@ -10,6 +10,7 @@ export interface ServiceThreadConfig extends Pick<
   | 'storeUrl'
   | 'storeOptions'
   | 'busUnhealthyAfterMs'
+  | 'busRetry'
   | 'storeUnhealthyAfterMs'
   | 'logLevel'
   | 'privateKeyPem'

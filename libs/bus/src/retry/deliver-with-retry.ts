@@ -21,6 +21,39 @@ export function retryPolicyOf(options: Pick<SubscribeOptions, 'maxAttempts' | 'r
 }
 
 /**
+ * How a service retries its handlers before a message becomes a dead letter (BUS_RETRY_MAX_ATTEMPTS,
+ * BUS_RETRY_BASE_DELAY_MS, BUS_RETRY_MAX_DELAY_SECONDS): plain numbers, so a launcher can hand them to a thread.
+ */
+export interface HandlerRetrySettings {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * A service's default: 12 attempts, 200 ms doubling to at most 60 s, so a failing dependency (another service,
+ * the store) gets about two to four minutes to come back before the message is set aside; the library's own
+ * default (DEFAULT_MAX_ATTEMPTS, defaultRetryDelayMs) stays short for tools and tests that use a bus directly.
+ */
+export const DEFAULT_HANDLER_RETRY: HandlerRetrySettings = { maxAttempts: 12, baseDelayMs: 200, maxDelayMs: 60_000 };
+
+/**
+ * The wait before attempt `attempt + 1`: baseDelayMs doubling with each attempt, capped at maxDelayMs, then
+ * "equal jitter" (a draw between half of it and all of it), so the replicas that failed on the same outage
+ * do not all try again in the same instant, and no wait is shorter than half the schedule's.
+ */
+export function jitteredRetryDelay(settings: HandlerRetrySettings, random: () => number = Math.random): (attempt: number) => number {
+  return (attempt) => {
+    const capped = Math.min(settings.baseDelayMs * 2 ** Math.max(0, attempt - 1), settings.maxDelayMs);
+    return Math.round(capped / 2 + random() * (capped / 2));
+  };
+}
+
+export function handlerRetryPolicy(settings: HandlerRetrySettings, random?: () => number): RetryPolicy {
+  return { maxAttempts: Math.max(1, settings.maxAttempts), retryDelayMs: jitteredRetryDelay(settings, random) };
+}
+
+/**
  * handled: the handler resolved; dead-lettered: published to `<topic>.dead-letter`;
  * both mean "acknowledge". aborted: the subscription is stopping; do NOT acknowledge, so the
  * message is delivered again later (after a restart, or to another member).
