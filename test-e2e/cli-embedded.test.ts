@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { buildOpenApiDocument } from '@vaultline/contracts';
+import { buildOpenApiDocument, eventCatalog } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { Vaultline } from '@vaultline/node';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
@@ -408,5 +408,28 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     const rotation = await json<{ id: string }>(['key-rotation', 'start', '--to-version', '2']);
     expect(await json(['key-rotation', 'get', rotation.id])).toMatchObject({ id: rotation.id });
     expect((await cli(['key-rotation', 'start', '--to-version', '9'])).code).toBe(1);
+  });
+
+  it("operators: the services' dead letters listed and replayed, parked outbox messages listed and put back", async () => {
+    await running.system.bus.publish([{ topic: eventCatalog['payment.captured'].topic, key: 'cli-broken-1', value: 'not an event', headers: {} }]);
+    type Letter = { id: string; service: string; key: string; state: string; replays: Array<{ outcome: string }> };
+    let letters: Letter[] = [];
+    await waitFor(async () => {
+      letters = await json<Letter[]>(['ops', 'dead-letters', 'list', '--service', 'notifier', '--state', 'dead']);
+      return letters.some((letter) => letter.key === 'cli-broken-1');
+    }, 30_000);
+    const letter = letters.find((each) => each.key === 'cli-broken-1')!;
+    expect(letter).toMatchObject({ service: 'notifier', state: 'dead' });
+    expect((await cli(['ops', 'dead-letters', 'list'])).stdout).toContain(letter.id);
+
+    expect(await json(['ops', 'dead-letters', 'replay', letter.id, '--service', 'notifier'])).toMatchObject({
+      state: 'dead',
+      replays: [{ outcome: 'failed' }],
+    });
+    expect((await cli(['ops', 'dead-letters', 'replay', '--service', 'notifier'])).code).toBe(2);
+    expect((await cli(['ops', 'dead-letters', 'list', '--service', 'gateway'])).code).toBe(2);
+
+    expect(await json(['ops', 'outbox', 'list'])).toEqual([]);
+    expect((await cli(['ops', 'outbox', 'unpark', '00000000-0000-4000-8000-000000000000', '--service', 'forwarder'])).code).toBe(1);
   });
 });

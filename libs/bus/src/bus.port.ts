@@ -27,6 +27,8 @@ export interface BusMessage {
 export interface Delivery extends BusMessage {
   /** 1 on first delivery. */
   attempt: number;
+  /** This attempt is the last the retry policy allows: if the handler fails now, the message becomes a dead letter. */
+  lastAttempt?: boolean;
 }
 
 export type MessageHandler = (delivery: Delivery) => Promise<void>;

@@ -32,6 +32,18 @@ export {
   type OutboxRelayOptions,
   type ParkedOutboxMessage,
 } from './messaging/outbox-relay';
+export {
+  DEAD_LETTERS_COLLECTION,
+  getDeadLetter,
+  listDeadLetters,
+  listParkedMessages,
+  replayDeadLetter,
+  unparkMessage,
+  deadLetterIdOf,
+  type DeadLetterFilter,
+  type DeadLetterRecord,
+  type DeadLetterReplay,
+} from './messaging/dead-letters';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';

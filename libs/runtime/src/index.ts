@@ -9,3 +9,4 @@ export * from './secret-files';
 export * from './shutdown';
 export * from './ping-grace';
 export * from './production-security';
+export { opsRoutes } from './ops-routes';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { openBus, PARKED_OUTBOX_COLLECTION } from '@vaultline/bus';
+import { DEAD_LETTERS_COLLECTION, openBus, PARKED_OUTBOX_COLLECTION } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
@@ -53,7 +53,7 @@ export async function runMigrate(service: ServiceName, collections: () => Promis
       processedRetention: processedRetentionOf(config),
     });
     try {
-      const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }];
+      const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }, { name: DEAD_LETTERS_COLLECTION }];
       for (const spec of specs) await store.register(spec);
       log.info(
         { collections: specs.map((spec) => spec.name), processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS },

@@ -5,6 +5,7 @@ import { flowMatrixCommand } from './commands/flow-matrix';
 import { listenCommand } from './commands/listen';
 import { importsCommand } from './commands/imports';
 import { operatorCommands } from './commands/operators';
+import { opsCommand } from './commands/ops';
 import { paymentsCommand } from './commands/payments';
 import { refundsCommand } from './commands/refunds';
 import { tokensCommand } from './commands/tokens';
@@ -19,7 +20,7 @@ export function buildProgram(): Command {
     .description('The Vaultline merchant and operator APIs from the command line')
     .version(CLI_VERSION)
     .option('--api-key <key>', 'merchant API key (default: VAULTLINE_API_KEY)')
-    .option('--admin-key <key>', 'operator key for merchants, keys, operators, audit, destinations, key-rotation (default: VAULTLINE_ADMIN_KEY)')
+    .option('--admin-key <key>', 'operator key for merchants, keys, operators, audit, destinations, key-rotation, ops (default: VAULTLINE_ADMIN_KEY)')
     .option('--base-url <url>', 'where the API is (default: VAULTLINE_BASE_URL, else http://localhost:8080)')
     .option('--json', 'print JSON for scripts instead of tables')
     .showHelpAfterError()
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
     flowMatrixCommand,
     importsCommand,
     operatorCommands,
+    opsCommand,
   ])
     add(program);
   // Subcommands inherit the exit override (errors thrown, not process.exit), so main maps them to exit codes.

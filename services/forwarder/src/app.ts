@@ -1,7 +1,7 @@
 import { destinationCatalog, forwardedHeadersOf, PROCESSOR_MANIFESTS, type ProcessorManifest } from '@vaultline/contracts';
 import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC } from '@vaultline/metrics';
-import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, opsRoutes, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { startOutboxRelay } from '@vaultline/bus';
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { createVaultCardDataSource } from './clients/vault-card-data.client';
@@ -86,6 +86,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     rawBodyPaths: ['/forward'],
     readiness: () => store.ping(),
     routes: (router) => {
+      opsRoutes(router, { store });
       forwardRoutes(router, { forwardRequest: forward });
       internalRoutes(router, internalApi);
       adminDestinationRoutes(router, {

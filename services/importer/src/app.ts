@@ -2,7 +2,7 @@ import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay, ty
 import { createEgressClient } from '@vaultline/egress';
 import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
-import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, opsRoutes, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
@@ -114,12 +114,14 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
       await store.ping();
       assertSubscriptionsConsuming(bus);
     },
-    routes: (router) =>
+    routes: (router) => {
+      opsRoutes(router, { store });
       importRoutes(router, {
         createImport: createImport({ jobs, transaction, sealer, clock, pluginOf: importProviderOf, wake: (scope, jobId) => scheduler.wake(scope, jobId) }),
         listImports: listImports({ jobs }),
         getImport: getImport({ jobs }),
-      }),
+      });
+    },
   });
 
   let relay: OutboxRelay | null = null;

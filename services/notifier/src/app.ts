@@ -2,7 +2,7 @@ import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay } f
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { serviceHttp } from '@vaultline/http';
-import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, opsRoutes, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { BACKLOG_TOP_ENDPOINTS, endpointBucket, METRIC, topReadings, type ServiceMetrics } from '@vaultline/metrics';
 import { HandedOverContexts } from '@vaultline/telemetry';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
@@ -108,6 +108,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
+      opsRoutes(router, { store });
       webhookEndpointRoutes(router, {
         createEndpoint: createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant: config.maxEndpointsPerMerchant }),
         listEndpoints: listEndpoints({ endpoints }),

@@ -4,7 +4,7 @@ import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type 
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createEgressClient } from '@vaultline/egress';
 import { InternalClient, serviceHttp } from '@vaultline/http';
-import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, opsRoutes, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { migrateToModes } from './data/mode-migration';
@@ -247,6 +247,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
+      opsRoutes(router, { store });
       const newPayment = createPayment({
         ...requestPorts,
         payments,

@@ -2,7 +2,7 @@ import type { Subscription } from '@vaultline/bus';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import { serviceHttp } from '@vaultline/http';
-import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, opsRoutes, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { VaultConfig } from './config';
 import { registerCollections } from './data/collections';
 import { StoreAuditRepository } from './data/audit.repository';
@@ -114,6 +114,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
+      opsRoutes(router, { store });
       tokenRoutes(router, {
         createToken: create,
         importToken: importToken({ tokens, transaction, keys, ttl, clock }),

@@ -3,7 +3,8 @@ import { eventCatalog, parseEnvelope, validateEnvelope, type EventData, type Eve
 import type { Logger } from '@vaultline/logger';
 import { DuplicateKeyError, type DocumentStore, type UnitOfWork } from '@vaultline/store';
 import type { Bus, Delivery, SubscribeOptions, Subscription } from '../bus.port';
-import { describeError } from '../retry/deliver-with-retry';
+import { describeError, isRetryable } from '../retry/deliver-with-retry';
+import { DEAD_LETTERS_COLLECTION, recordDeadLetter, registerGroupHandler } from './dead-letters';
 
 export type EventOf<T extends EventType> = EventEnvelope<EventData<(typeof eventCatalog)[T]>, T>;
 
@@ -54,14 +55,39 @@ export async function createEventConsumer(options: EventConsumerOptions): Promis
   if (unknown.length > 0) throw new Error(`createEventConsumer(${group}): unknown event types ${unknown.join(', ')}`);
   const topicsToSubscribe = [...new Set(handled.map((type) => eventCatalog[type].topic))];
   await bus.ensureTopics(topicsToSubscribe);
+  await options.store.register({ name: DEAD_LETTERS_COLLECTION });
+  // What a replay of this group's dead letters runs (vaultline ops dead-letters replay).
+  registerGroupHandler(options.store, group, (delivery) => consume(options, delivery));
   // One subscription over all the topics: on Kafka a group's members must subscribe to the same topics.
   return bus.subscribe({
     topics: topicsToSubscribe,
     group,
-    handler: (delivery) => consume(options, delivery),
+    handler: (delivery) => consumeOrKeepDeadLetter(options, delivery),
     ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
   });
+}
+
+/**
+ * consume; when it fails for the last time (the retry policy's last attempt, or an error that is not retried),
+ * the dead letter is also kept in the service's store, where an operator lists and replays it. The bus still
+ * publishes it to `<topic>.dead-letter`: a record that cannot be written (the store down) is logged, and the
+ * message is not lost.
+ */
+async function consumeOrKeepDeadLetter(options: EventConsumerOptions, delivery: Delivery): Promise<void> {
+  try {
+    await consume(options, delivery);
+  } catch (error) {
+    if (delivery.lastAttempt || !isRetryable(error)) {
+      await recordDeadLetter(options.store, options.group, delivery, error, new Date()).catch((recordError: unknown) =>
+        options.logger.error(
+          { group: options.group, topic: delivery.topic, error: describeError(recordError) },
+          'dead letter not recorded in the store (it is on the dead-letter topic)',
+        ),
+      );
+    }
+    throw error;
+  }
 }
 
 async function consume(options: EventConsumerOptions, delivery: Delivery): Promise<void> {

@@ -95,7 +95,7 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) return 'aborted';
     try {
-      await handler({ ...message, headers: { ...message.headers }, attempt });
+      await handler({ ...message, headers: { ...message.headers }, attempt, lastAttempt: attempt >= policy.maxAttempts });
       return 'handled';
     } catch (error) {
       const description = describeError(error);
@@ -113,7 +113,8 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
   }
 }
 
-const isRetryable = (error: unknown): boolean => !(isAppError(error) && !error.retryable);
+/** Whether a handler's failure may be retried (anything but an AppError that says it may not). */
+export const isRetryable = (error: unknown): boolean => !(isAppError(error) && !error.retryable);
 
 /** Whether a handler's failure on this attempt sends the message to the dead-letter topic (else it is retried). */
 export function goesToDeadLetter(error: unknown, attempt: number, policy: RetryPolicy): boolean {

@@ -77,6 +77,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
         value: JSON.stringify({ n: 1 }),
         headers: { 'x-n': '1', 'event-type': 'test.happened' },
         attempt: 1,
+        lastAttempt: false,
       });
       await expect(bus.ping()).resolves.toBeUndefined();
     });

@@ -243,6 +243,27 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     },
   },
   {
+    title: 'Operations: dead letters and parked outbox messages (admin API)',
+    entries: {
+      dead_letter_not_found: e(
+        404,
+        'No such dead letter in this service.',
+        "List them (`vaultline ops dead-letters list`): each service keeps its own groups' dead letters.",
+      ),
+      dead_letter_already_replayed: e(409, 'The dead letter was replayed already and its group handled it.', 'Nothing to do; `replayed_at` says when.'),
+      dead_letter_group_not_running: e(
+        409,
+        "No consumer of the dead letter's group runs in the service that was asked.",
+        "Ask the service whose group it is (the dead letter's `group` names it), once that service runs.",
+      ),
+      parked_message_not_found: e(
+        404,
+        'No such parked outbox message in this service (it may have been put back already).',
+        'List them (`vaultline ops outbox list`).',
+      ),
+    },
+  },
+  {
     title: 'Forwarding',
     entries: {
       missing_header: e(400, 'A required header of POST /forward is missing; `field` names it.', 'Send X-Service-Token and X-Destination-URL.'),

@@ -197,6 +197,446 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/vault/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dead letters of the vault's consumer groups, newest first */
+        get: operations["listVaultDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/dead-letters/{dead_letter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dead letter, with the message as it was delivered */
+        get: operations["getVaultDeadLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/dead-letters/{dead_letter_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead letter through the handler of the group that failed it, once
+         * @description No other group of the topic sees it again. Handled: the dead letter becomes `replayed`. Failed again: it stays `dead`, and the replay and its error are added to `replays`. Audited like every admin request.
+         */
+        post: operations["replayVaultDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/outbox/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbox messages the vault's relay parked because the bus kept refusing them, newest first */
+        get: operations["listVaultParkedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/outbox/parked/{message_id}/unpark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a parked message back in the outbox (appended: it goes out after what was committed since) */
+        post: operations["unparkVaultMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/forwarder/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dead letters of the forwarder's consumer groups, newest first */
+        get: operations["listForwarderDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/forwarder/dead-letters/{dead_letter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dead letter, with the message as it was delivered */
+        get: operations["getForwarderDeadLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/forwarder/dead-letters/{dead_letter_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead letter through the handler of the group that failed it, once
+         * @description No other group of the topic sees it again. Handled: the dead letter becomes `replayed`. Failed again: it stays `dead`, and the replay and its error are added to `replays`. Audited like every admin request.
+         */
+        post: operations["replayForwarderDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/forwarder/outbox/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbox messages the forwarder's relay parked because the bus kept refusing them, newest first */
+        get: operations["listForwarderParkedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/forwarder/outbox/parked/{message_id}/unpark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a parked message back in the outbox (appended: it goes out after what was committed since) */
+        post: operations["unparkForwarderMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/importer/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dead letters of the importer's consumer groups, newest first */
+        get: operations["listImporterDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/importer/dead-letters/{dead_letter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dead letter, with the message as it was delivered */
+        get: operations["getImporterDeadLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/importer/dead-letters/{dead_letter_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead letter through the handler of the group that failed it, once
+         * @description No other group of the topic sees it again. Handled: the dead letter becomes `replayed`. Failed again: it stays `dead`, and the replay and its error are added to `replays`. Audited like every admin request.
+         */
+        post: operations["replayImporterDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/importer/outbox/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbox messages the importer's relay parked because the bus kept refusing them, newest first */
+        get: operations["listImporterParkedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/importer/outbox/parked/{message_id}/unpark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a parked message back in the outbox (appended: it goes out after what was committed since) */
+        post: operations["unparkImporterMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payment-orchestrator/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dead letters of the payment-orchestrator's consumer groups, newest first */
+        get: operations["listPaymentOrchestratorDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payment-orchestrator/dead-letters/{dead_letter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dead letter, with the message as it was delivered */
+        get: operations["getPaymentOrchestratorDeadLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payment-orchestrator/dead-letters/{dead_letter_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead letter through the handler of the group that failed it, once
+         * @description No other group of the topic sees it again. Handled: the dead letter becomes `replayed`. Failed again: it stays `dead`, and the replay and its error are added to `replays`. Audited like every admin request.
+         */
+        post: operations["replayPaymentOrchestratorDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payment-orchestrator/outbox/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbox messages the payment-orchestrator's relay parked because the bus kept refusing them, newest first */
+        get: operations["listPaymentOrchestratorParkedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payment-orchestrator/outbox/parked/{message_id}/unpark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a parked message back in the outbox (appended: it goes out after what was committed since) */
+        post: operations["unparkPaymentOrchestratorMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notifier/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dead letters of the notifier's consumer groups, newest first */
+        get: operations["listNotifierDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notifier/dead-letters/{dead_letter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dead letter, with the message as it was delivered */
+        get: operations["getNotifierDeadLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notifier/dead-letters/{dead_letter_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dead letter through the handler of the group that failed it, once
+         * @description No other group of the topic sees it again. Handled: the dead letter becomes `replayed`. Failed again: it stays `dead`, and the replay and its error are added to `replays`. Audited like every admin request.
+         */
+        post: operations["replayNotifierDeadLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notifier/outbox/parked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outbox messages the notifier's relay parked because the bus kept refusing them, newest first */
+        get: operations["listNotifierParkedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/notifier/outbox/parked/{message_id}/unpark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put a parked message back in the outbox (appended: it goes out after what was committed since) */
+        post: operations["unparkNotifierMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/forwarder/destinations": {
         parameters: {
             query?: never;
@@ -445,6 +885,53 @@ export interface components {
              */
             rolled_from?: string | null;
             api_key: string;
+        };
+        DeadLetter: {
+            id: components["schemas"]["ObjectId"];
+            /** @constant */
+            object: "dead_letter";
+            /** @description The consumer group that failed it. */
+            group: string;
+            topic: string;
+            key: string;
+            /** @description The event it carries (null when the message was not an event envelope). */
+            event_id: string | null;
+            event_type: string | null;
+            /** @description The handler's last error, card numbers masked, at most 500 characters. */
+            error: string;
+            attempts: number;
+            failed_at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            state: "dead" | "replayed";
+            /** Format: date-time */
+            replayed_at: string | null;
+            /** @description The latest 20 replays. */
+            replays: {
+                at: components["schemas"]["Timestamp"];
+                /** @enum {string} */
+                outcome: "handled" | "failed";
+                error?: string;
+            }[];
+            /** @description GET of one dead letter only: the message as it was delivered (an event: never card data). */
+            message?: {
+                value: string;
+                headers: {
+                    [key: string]: string;
+                };
+            };
+        };
+        ParkedOutboxMessage: {
+            id: components["schemas"]["ObjectId"];
+            /** @constant */
+            object: "parked_outbox_message";
+            topic: string;
+            key: string;
+            /** @description The bus's last refusal. */
+            error: string;
+            attempts: number;
+            parked_at: components["schemas"]["Timestamp"];
+            /** @description In the answer to unpark: the message is back in the outbox. */
+            unparked?: boolean;
         };
         AddForwardDestinationRequest: {
             merchant_id: components["schemas"]["ObjectId"];
@@ -1416,6 +1903,1296 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+        };
+    };
+    listVaultDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only this consumer group. */
+                group?: string;
+                /** @description Only messages of this topic. */
+                topic?: string;
+                state?: "dead" | "replayed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dead letters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *           "object": "dead_letter",
+                     *           "group": "notifier",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *           "event_type": "payment.captured",
+                     *           "error": "UnavailableError: the store did not answer",
+                     *           "attempts": 12,
+                     *           "failed_at": "2026-11-28T09:12:03.000Z",
+                     *           "state": "dead",
+                     *           "replayed_at": null,
+                     *           "replays": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DeadLetter"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getVaultDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "dead",
+                     *       "replayed_at": null,
+                     *       "replays": [],
+                     *       "message": {
+                     *         "value": "{\"id\":\"…\",\"type\":\"payment.captured\"}",
+                     *         "headers": {
+                     *           "event-type": "payment.captured"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replayVaultDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter after the replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "replayed",
+                     *       "replayed_at": "2026-11-28T10:00:00.000Z",
+                     *       "replays": [
+                     *         {
+                     *           "at": "2026-11-28T10:00:00.000Z",
+                     *           "outcome": "handled"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description dead_letter_already_replayed: its group handled it already; dead_letter_group_not_running: no consumer of its group runs in this service. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listVaultParkedMessages: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *           "object": "parked_outbox_message",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *           "attempts": 20,
+                     *           "parked_at": "2026-11-28T09:12:03.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ParkedOutboxMessage"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unparkVaultMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, back in the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *       "object": "parked_outbox_message",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *       "attempts": 20,
+                     *       "parked_at": "2026-11-28T09:12:03.000Z",
+                     *       "unparked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedOutboxMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listForwarderDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only this consumer group. */
+                group?: string;
+                /** @description Only messages of this topic. */
+                topic?: string;
+                state?: "dead" | "replayed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dead letters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *           "object": "dead_letter",
+                     *           "group": "notifier",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *           "event_type": "payment.captured",
+                     *           "error": "UnavailableError: the store did not answer",
+                     *           "attempts": 12,
+                     *           "failed_at": "2026-11-28T09:12:03.000Z",
+                     *           "state": "dead",
+                     *           "replayed_at": null,
+                     *           "replays": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DeadLetter"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getForwarderDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "dead",
+                     *       "replayed_at": null,
+                     *       "replays": [],
+                     *       "message": {
+                     *         "value": "{\"id\":\"…\",\"type\":\"payment.captured\"}",
+                     *         "headers": {
+                     *           "event-type": "payment.captured"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replayForwarderDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter after the replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "replayed",
+                     *       "replayed_at": "2026-11-28T10:00:00.000Z",
+                     *       "replays": [
+                     *         {
+                     *           "at": "2026-11-28T10:00:00.000Z",
+                     *           "outcome": "handled"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description dead_letter_already_replayed: its group handled it already; dead_letter_group_not_running: no consumer of its group runs in this service. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listForwarderParkedMessages: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *           "object": "parked_outbox_message",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *           "attempts": 20,
+                     *           "parked_at": "2026-11-28T09:12:03.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ParkedOutboxMessage"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unparkForwarderMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, back in the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *       "object": "parked_outbox_message",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *       "attempts": 20,
+                     *       "parked_at": "2026-11-28T09:12:03.000Z",
+                     *       "unparked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedOutboxMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listImporterDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only this consumer group. */
+                group?: string;
+                /** @description Only messages of this topic. */
+                topic?: string;
+                state?: "dead" | "replayed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dead letters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *           "object": "dead_letter",
+                     *           "group": "notifier",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *           "event_type": "payment.captured",
+                     *           "error": "UnavailableError: the store did not answer",
+                     *           "attempts": 12,
+                     *           "failed_at": "2026-11-28T09:12:03.000Z",
+                     *           "state": "dead",
+                     *           "replayed_at": null,
+                     *           "replays": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DeadLetter"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getImporterDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "dead",
+                     *       "replayed_at": null,
+                     *       "replays": [],
+                     *       "message": {
+                     *         "value": "{\"id\":\"…\",\"type\":\"payment.captured\"}",
+                     *         "headers": {
+                     *           "event-type": "payment.captured"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replayImporterDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter after the replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "replayed",
+                     *       "replayed_at": "2026-11-28T10:00:00.000Z",
+                     *       "replays": [
+                     *         {
+                     *           "at": "2026-11-28T10:00:00.000Z",
+                     *           "outcome": "handled"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description dead_letter_already_replayed: its group handled it already; dead_letter_group_not_running: no consumer of its group runs in this service. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listImporterParkedMessages: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *           "object": "parked_outbox_message",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *           "attempts": 20,
+                     *           "parked_at": "2026-11-28T09:12:03.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ParkedOutboxMessage"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unparkImporterMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, back in the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *       "object": "parked_outbox_message",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *       "attempts": 20,
+                     *       "parked_at": "2026-11-28T09:12:03.000Z",
+                     *       "unparked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedOutboxMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listPaymentOrchestratorDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only this consumer group. */
+                group?: string;
+                /** @description Only messages of this topic. */
+                topic?: string;
+                state?: "dead" | "replayed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dead letters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *           "object": "dead_letter",
+                     *           "group": "notifier",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *           "event_type": "payment.captured",
+                     *           "error": "UnavailableError: the store did not answer",
+                     *           "attempts": 12,
+                     *           "failed_at": "2026-11-28T09:12:03.000Z",
+                     *           "state": "dead",
+                     *           "replayed_at": null,
+                     *           "replays": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DeadLetter"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getPaymentOrchestratorDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "dead",
+                     *       "replayed_at": null,
+                     *       "replays": [],
+                     *       "message": {
+                     *         "value": "{\"id\":\"…\",\"type\":\"payment.captured\"}",
+                     *         "headers": {
+                     *           "event-type": "payment.captured"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replayPaymentOrchestratorDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter after the replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "replayed",
+                     *       "replayed_at": "2026-11-28T10:00:00.000Z",
+                     *       "replays": [
+                     *         {
+                     *           "at": "2026-11-28T10:00:00.000Z",
+                     *           "outcome": "handled"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description dead_letter_already_replayed: its group handled it already; dead_letter_group_not_running: no consumer of its group runs in this service. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listPaymentOrchestratorParkedMessages: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *           "object": "parked_outbox_message",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *           "attempts": 20,
+                     *           "parked_at": "2026-11-28T09:12:03.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ParkedOutboxMessage"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unparkPaymentOrchestratorMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, back in the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *       "object": "parked_outbox_message",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *       "attempts": 20,
+                     *       "parked_at": "2026-11-28T09:12:03.000Z",
+                     *       "unparked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedOutboxMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listNotifierDeadLetters: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only this consumer group. */
+                group?: string;
+                /** @description Only messages of this topic. */
+                topic?: string;
+                state?: "dead" | "replayed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dead letters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *           "object": "dead_letter",
+                     *           "group": "notifier",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *           "event_type": "payment.captured",
+                     *           "error": "UnavailableError: the store did not answer",
+                     *           "attempts": 12,
+                     *           "failed_at": "2026-11-28T09:12:03.000Z",
+                     *           "state": "dead",
+                     *           "replayed_at": null,
+                     *           "replays": []
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["DeadLetter"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getNotifierDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "dead",
+                     *       "replayed_at": null,
+                     *       "replays": [],
+                     *       "message": {
+                     *         "value": "{\"id\":\"…\",\"type\":\"payment.captured\"}",
+                     *         "headers": {
+                     *           "event-type": "payment.captured"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    replayNotifierDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dead_letter_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letter after the replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1c2a9e-3b4d-8e5f-9a7b-1c2d3e4f5a6b",
+                     *       "object": "dead_letter",
+                     *       "group": "notifier",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "event_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e72",
+                     *       "event_type": "payment.captured",
+                     *       "error": "UnavailableError: the store did not answer",
+                     *       "attempts": 12,
+                     *       "failed_at": "2026-11-28T09:12:03.000Z",
+                     *       "state": "replayed",
+                     *       "replayed_at": "2026-11-28T10:00:00.000Z",
+                     *       "replays": [
+                     *         {
+                     *           "at": "2026-11-28T10:00:00.000Z",
+                     *           "outcome": "handled"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeadLetter"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description dead_letter_already_replayed: its group handled it already; dead_letter_group_not_running: no consumer of its group runs in this service. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listNotifierParkedMessages: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of parked messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *           "object": "parked_outbox_message",
+                     *           "topic": "payments",
+                     *           "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *           "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *           "attempts": 20,
+                     *           "parked_at": "2026-11-28T09:12:03.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ParkedOutboxMessage"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    unparkNotifierMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, back in the outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e81",
+                     *       "object": "parked_outbox_message",
+                     *       "topic": "payments",
+                     *       "key": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e71",
+                     *       "error": "KafkaJSProtocolError: The request included a message larger than the max message size the server will accept",
+                     *       "attempts": 20,
+                     *       "parked_at": "2026-11-28T09:12:03.000Z",
+                     *       "unparked": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ParkedOutboxMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     listForwardDestinations: {

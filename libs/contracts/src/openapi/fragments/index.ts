@@ -1,6 +1,7 @@
 import type { OpenApiFragment } from '../openapi-fragment';
 import { commonFragment } from './common';
 import { adminFragment } from './admin';
+import { adminOpsFragment } from './admin-ops';
 import { forwardFragment } from './forward';
 import { importsFragment } from './imports';
 import { webhooksFragment } from './webhooks';
@@ -25,6 +26,7 @@ import { routingFragment } from './routing';
 export const fragments: OpenApiFragment[] = [
   commonFragment,
   adminFragment,
+  adminOpsFragment,
   forwardFragment,
   importsFragment,
   webhooksFragment,
