@@ -162,14 +162,32 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
   it('when the services and their migrate jobs are listed, then each mounts only its own secrets folder, and none has an env file or another secret', () => {
     for (const name of [...SERVICE_NAMES, ...SERVICE_NAMES.map((service) => `${service}-migrate`)]) {
       const service = compose.services[name]!;
-      const own = name.replace(/-migrate$/, '');
 
       expect({ name, volumes: service.volumes, envFiles: service.env_file, secrets: service.secrets }).toEqual({
         name,
-        volumes: [ownSecretsVolume(own)],
+        volumes: [ownSecretsVolume(name)],
         envFiles: undefined,
         secrets: undefined,
       });
+    }
+  });
+
+  it("when a migrate job starts, then its folder holds only its MongoDB URL (a user of its own, dbAdmin only there) and the CA, and the services' users only readWrite", () => {
+    const initUsers = readFileSync(join(secretsDir, 'mongo', 'init-users.js'), 'utf8');
+    for (const service of SERVICE_NAMES) {
+      const folder = join(secretsDir, `${service}-migrate`);
+      expect({ service, files: readdirSync(folder, { recursive: true }).map(String).sort() }).toEqual({ service, files: ['MONGO_URL', 'tls', 'tls/ca.crt'] });
+      expect(readFileSync(join(folder, 'MONGO_URL'), 'utf8')).toMatch(new RegExp(`^mongodb://${service}_migrate:`));
+      expect(Object.keys(compose.services[`${service}-migrate`]!.environment ?? {}).sort()).toEqual([
+        'LOG_LEVEL',
+        'MONGO_URL_FILE',
+        'PROCESSED_EVENTS_RETENTION_DAYS',
+        'VAULTLINE_ENV',
+      ]);
+      const roles = (user: string) => initUsers.split('\n').find((line) => line.includes(`user: '${user}'`)) ?? '';
+      expect(roles(service)).toContain("role: 'readWrite'");
+      expect(roles(service)).not.toContain('dbAdmin');
+      expect(roles(`${service}_migrate`)).toContain("role: 'dbAdmin'");
     }
   });
 

@@ -114,7 +114,8 @@ export function writeDeploySecrets(dir: string, options: { days?: number } = {})
   const caPem = readFileSync(certificates.caFile);
   const jwt = generateServiceKeys();
   const publicKeys = JSON.stringify(jwt.publicKeys, null, 2);
-  const mongoUsers: Array<{ user: string; password: string; db: string }> = [];
+  /** A service's user reads and writes its database; its migrate job's user also builds indexes (dbAdmin). */
+  const mongoUsers: Array<{ user: string; password: string; db: string; migrate?: boolean }> = [];
   const redisUsers: string[] = [];
   const kafkaUsers: Record<string, string> = { broker: password() };
 
@@ -139,6 +140,17 @@ export function writeDeploySecrets(dir: string, options: { days?: number } = {})
       ...serviceValues(service),
     };
     for (const [variable, value] of Object.entries(values)) write(join(own, variable), `${value}\n`);
+
+    // The migrate job's folder: its own MongoDB user (it builds indexes: dbAdmin) and the CA, nothing else.
+    const migrate = { user: `${service}_migrate`, password: password(), db: mongo.db, migrate: true };
+    mongoUsers.push(migrate);
+    const migrateFolder = join(dir, `${service}-migrate`);
+    mkdirSync(join(migrateFolder, 'tls'), { recursive: true, mode: 0o700 });
+    write(join(migrateFolder, SECRET_FILES.ca), caPem, 0o644);
+    write(
+      join(migrateFolder, 'MONGO_URL'),
+      `mongodb://${migrate.user}:${migrate.password}@mongo:27017/${migrate.db}?replicaSet=rs0&authSource=admin&tls=true&tlsCAFile=${SECRETS_DIR}/${SECRET_FILES.ca}\n`,
+    );
   }
 
   const server = (host: (typeof INFRASTRUCTURE_HOSTS)[number]) => {
@@ -172,7 +184,7 @@ export function writeDeploySecrets(dir: string, options: { days?: number } = {})
   // Run once by the image's entrypoint on an empty volume: a user per service, on its own database only.
   const creates = mongoUsers.map(
     (u) =>
-      `db.getSiblingDB('admin').createUser({ user: '${u.user}', pwd: '${u.password}', roles: [{ role: 'readWrite', db: '${u.db}' }, { role: 'dbAdmin', db: '${u.db}' }] });`,
+      `db.getSiblingDB('admin').createUser({ user: '${u.user}', pwd: '${u.password}', roles: [{ role: 'readWrite', db: '${u.db}' }${u.migrate ? `, { role: 'dbAdmin', db: '${u.db}' }` : ''}] });`,
   );
   write(join(mongo, 'init-users.js'), `${creates.join('\n')}\n`, 0o644);
 
