@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DEAD_LETTERS_COLLECTION, openBus, PARKED_OUTBOX_COLLECTION } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
-import { openStore, type CollectionSpec } from '@vaultline/store';
+import { describeIndexStep, openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
 import {
@@ -42,21 +42,35 @@ export interface StandaloneOptions {
  * once per release before the services start (the Kubernetes Job, the compose service they depend
  * on); production services only check the indexes at start. Needs only the store's URL.
  */
-export async function runMigrate(service: ServiceName, collections: () => Promise<CollectionSpec[]>, rawEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runMigrate(
+  service: ServiceName,
+  collections: () => Promise<CollectionSpec[]>,
+  rawEnv: NodeJS.ProcessEnv = process.env,
+  options: { dryRun?: boolean; print?: (line: string) => void } = {},
+): Promise<number> {
   const log = createLogger({ service, level: rawEnv.LOG_LEVEL ?? 'info' });
+  const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
   try {
     const env = withSecretFiles(rawEnv);
     const config = loadRuntimeConfig(env);
     assertProductionSecurity(service, 'migrate', config, env);
     const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), {
-      indexes: 'create',
+      indexes: options.dryRun ? 'plan' : 'create',
       processedRetention: processedRetentionOf(config),
     });
     try {
       const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }, { name: DEAD_LETTERS_COLLECTION }];
       for (const spec of specs) await store.register(spec);
+      const steps = store.indexSteps?.() ?? [];
+      if (options.dryRun) {
+        // The plan, one line per change, and nothing changed: `<service> migrate` would make exactly these.
+        for (const step of steps) print(describeIndexStep(step));
+        print(`${service} migrate --dry-run: ${steps.length === 0 ? 'nothing to change' : `${steps.length} index change(s)`}; nothing was changed`);
+        return 0;
+      }
+      for (const step of steps) log.info({ collection: step.collection, index: step.index.name, action: step.action }, describeIndexStep(step));
       log.info(
-        { collections: specs.map((spec) => spec.name), processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS },
+        { collections: specs.map((spec) => spec.name), index_changes: steps.length, processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS },
         `${service} migrate: collections and indexes are in place`,
       );
     } finally {
@@ -89,7 +103,7 @@ export async function runStandalone(
 ): Promise<void> {
   const argv = options?.argv ?? process.argv.slice(2);
   if (options && argv[0] === 'migrate') {
-    const code = await runMigrate(service, options.collections, env);
+    const code = await runMigrate(service, options.collections, env, { dryRun: argv.includes('--dry-run') });
     await onShutdown();
     process.exit(code);
   }

@@ -9,3 +9,4 @@ export { assignMissingModes, relocateRecordedModes } from './mode-migration';
 export { preparePrivateDatabaseFile } from './sqlite/private-database-file';
 export { checkpointInBackground } from './sqlite/wal-checkpointer';
 export { everyItem } from './every-item';
+export { describeIndexStep, planIndexes, ownedIndex, indexDifferences, type IndexShape, type IndexStep } from './index-plan';

@@ -9,8 +9,10 @@ export interface OpenStoreOptions {
    * MongoDB only: `create` makes collections and indexes as they are registered (the migrate command,
    * tests); `verify` (production services) makes nothing and fails start naming the missing ones. SQLite
    * and memory always create theirs at start: they are local files, with no other process to wait for.
+   * `plan` (MongoDB and SQLite; `migrate --dry-run`): nothing is created, changed or dropped; register() only
+   * works out the index changes (indexSteps()).
    */
-  indexes?: 'create' | 'verify';
+  indexes?: 'create' | 'verify' | 'plan';
 }
 
 /**
@@ -23,7 +25,11 @@ export interface OpenStoreOptions {
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<DocumentStore> {
   const { processedRetention } = options;
   if (url.startsWith('memory:')) return new MemoryDocumentStore({ ...(processedRetention ? { processedRetention } : {}) });
-  if (url.startsWith('sqlite:')) return SqliteDocumentStore.open(url.slice('sqlite:'.length), { ...(processedRetention ? { processedRetention } : {}) });
+  if (url.startsWith('sqlite:'))
+    return SqliteDocumentStore.open(url.slice('sqlite:'.length), {
+      ...(processedRetention ? { processedRetention } : {}),
+      ...(options.indexes === 'plan' ? { planOnly: true } : {}),
+    });
   if (url.startsWith('mongodb://') || url.startsWith('mongodb+srv://')) {
     // Loaded lazily so that profiles without MongoDB never load the driver.
     const { MongoDocumentStore } = await import('./mongo/mongo-store');

@@ -1,3 +1,4 @@
+import type { IndexStep } from './index-plan';
 import { AppError, type Mode, type Scope } from '@vaultline/core';
 
 /**
@@ -224,6 +225,11 @@ export interface ProcessedRetention {
 export interface DocumentStore {
   /** Creates the collection's table/indexes when missing; idempotent. */
   register(spec: CollectionSpec): Promise<void>;
+  /**
+   * The index changes register() made since the store was opened (a migrate's log), or would make when the
+   * store was opened with `indexes: 'plan'` (`migrate --dry-run`); the memory store has none.
+   */
+  indexSteps?(): IndexStep[];
   collection<T extends StoredDocument>(name: string): Collection<T>;
   /**
    * Runs `work`, then commits everything it buffered atomically. Returns work's result.
@@ -270,7 +276,7 @@ export class LeaseLostError extends Error {
 export class MissingIndexesError extends Error {
   constructor(readonly missing: string[]) {
     super(
-      `indexes missing: ${missing.join(', ')}. Run the migrate command of this service (deploy/README.md, "Indexes: the migrate command") before starting it`,
+      `indexes missing or different: ${missing.join(', ')}. Run the migrate command of this service (deploy/README.md, "Indexes: the migrate command") before starting it`,
     );
     this.name = 'MissingIndexesError';
   }

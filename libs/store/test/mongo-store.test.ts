@@ -42,7 +42,7 @@ describeWithMongo('MongoDocumentStore indexes', 'MongoDB indexes: migrate create
 
   it('when a service starts on a database the migrate command never prepared, then opening the store fails naming the missing collections and indexes', async () => {
     await expect(MongoDocumentStore.connect(fresh(), { indexes: 'verify' })).rejects.toThrow(
-      /indexes missing: .*_vl_processed_events.*Run the migrate command/,
+      /indexes missing or different: .*_vl_processed_events.*Run the migrate command/,
     );
   });
 
@@ -55,9 +55,34 @@ describeWithMongo('MongoDocumentStore indexes', 'MongoDB indexes: migrate create
     const service = await MongoDocumentStore.connect(url, { indexes: 'verify' });
     try {
       await expect(service.register({ name: 'payments', indexes: [{ fields: ['reference'], unique: true }] })).resolves.toBeUndefined();
-      await expect(service.register({ name: 'refunds' })).rejects.toThrow(/indexes missing: collection refunds/);
+      await expect(service.register({ name: 'refunds' })).rejects.toThrow(/indexes missing or different: collection refunds/);
     } finally {
       await service.close();
     }
+  });
+
+  it('when a release no longer declares a unique index, then a dry run lists its drop and changes nothing, verify still starts, and migrate drops it (the constraint stops holding)', async () => {
+    const url = fresh();
+    const first = await MongoDocumentStore.connect(url, { indexes: 'create' });
+    await first.register({ name: 'payments', indexes: [{ fields: ['reference'], unique: true }] });
+    await first.close();
+
+    const plan = await MongoDocumentStore.connect(url, { indexes: 'plan' });
+    await plan.register({ name: 'payments', indexes: [] });
+    expect(plan.indexSteps().map((step) => `${step.action} ${step.index.name}`)).toEqual([expect.stringMatching(/^drop ux_payments_reference_/)]);
+    await plan.close();
+
+    const service = await MongoDocumentStore.connect(url, { indexes: 'verify' });
+    await expect(service.register({ name: 'payments', indexes: [] })).resolves.toBeUndefined();
+    // Another shape under the declared fields: verify names it, it does not start.
+    await expect(service.register({ name: 'payments', indexes: [{ fields: ['reference'] }] })).rejects.toThrow(/create payments\.ix_payments_reference_/);
+    await service.close();
+
+    const next = await MongoDocumentStore.connect(url, { indexes: 'create' });
+    await next.register({ name: 'payments', indexes: [] });
+    expect(next.indexSteps().map((step) => step.action)).toEqual(['drop']);
+    await next.register({ name: 'payments', indexes: [] });
+    expect(next.indexSteps()).toHaveLength(1);
+    await next.close();
   });
 });

@@ -10,6 +10,7 @@ import {
   type CollectionSpec,
   type DocumentStore,
   type Fence,
+  type IndexSpec,
   type Leases,
   type Outbox,
   type Page,
@@ -23,6 +24,7 @@ import {
 } from '../store.port';
 import { CommitListeners } from '../commit-listeners';
 import { assertCollectionName, assertIndexes, indexName, savedIndex } from '../collection-naming';
+import { describeIndexStep, planIndexes, type IndexShape, type IndexStep } from '../index-plan';
 import { toPage, validatePage } from '../page';
 import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
@@ -44,7 +46,7 @@ export interface MongoStoreOptions {
    * command, tests). `verify`: nothing is created; register() and connect() fail with MissingIndexesError
    * naming what the migrate command has not made yet (production services at start).
    */
-  indexes?: 'create' | 'verify';
+  indexes?: 'create' | 'verify' | 'plan';
   /** The TTL of processed-event marks (the TTL index's expireAfterSeconds); default 14 days. */
   processedRetention?: ProcessedRetention;
 }
@@ -107,6 +109,7 @@ const TRANSACTION_OPTIONS: mongo.TransactionOptions = {
  */
 export class MongoDocumentStore implements DocumentStore {
   private readonly specs = new Map<string, CollectionSpec>();
+  private readonly steps: IndexStep[] = [];
   private readonly listeners = new CommitListeners();
 
   readonly outbox: Outbox = {
@@ -173,7 +176,7 @@ export class MongoDocumentStore implements DocumentStore {
   private constructor(
     private readonly connection: mongoose.Connection,
     private readonly db: mongo.Db,
-    private readonly indexMode: 'create' | 'verify',
+    private readonly indexMode: 'create' | 'verify' | 'plan',
   ) {}
 
   /** Connects with majority read and write concerns; `url` names the database (mongodb://host/db?replicaSet=rs0). */
@@ -198,6 +201,7 @@ export class MongoDocumentStore implements DocumentStore {
       for (const row of await db.collection<SpecDocument>(COLLECTIONS).find({}).toArray()) store.specs.set(row._id, row.spec);
       const retentionSeconds = Math.round((options.processedRetention?.retentionMs ?? DEFAULT_PROCESSED_RETENTION_MS) / 1000);
       if (indexMode === 'create') await createInternalIndexes(db, retentionSeconds);
+      else if (indexMode === 'plan') return store;
       else await assertIndexesExist(db, { [PROCESSED]: [PROCESSED_TTL_INDEX], [OUTBOX]: [OUTBOX_ORDER_INDEX], [OUTBOX_SEQUENCE]: [], [LEASES]: [] });
     } catch (error) {
       await connection.close();
@@ -206,34 +210,49 @@ export class MongoDocumentStore implements DocumentStore {
     return store;
   }
 
+  indexSteps(): IndexStep[] {
+    return [...this.steps];
+  }
+
+  /**
+   * create (migrate): the collection's indexes made what the spec declares, compared by keys and options
+   * (planIndexes: missing ones created, changed ones replaced, owned ones no longer declared dropped); verify
+   * (services): MissingIndexesError naming every index missing or different; plan (migrate --dry-run): the
+   * changes worked out, nothing done.
+   */
   async register(spec: CollectionSpec): Promise<void> {
     assertCollectionName(spec.name);
     const indexes = (spec.indexes ?? []).map(savedIndex);
     assertIndexes(spec.name, indexes);
-    if (this.indexMode === 'verify') {
-      await assertIndexesExist(this.db, { [spec.name]: [`ix_${spec.name}_partition`, ...indexes.map((index) => indexName(spec.name, index))] });
+    if (this.indexMode !== 'create') {
+      const existing = new Set((await this.db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
+      const steps = planIndexes(spec.name, declaredIndexes(spec.name, indexes), existing.has(spec.name) ? await listedIndexes(this.db, spec.name) : []);
+      if (this.indexMode === 'plan') {
+        this.steps.push(...steps);
+        return;
+      }
+      if (!existing.has(spec.name)) throw new MissingIndexesError([`collection ${spec.name}`]);
+      const wrong = steps.filter((step) => step.action !== 'drop').map(describeIndexStep);
+      if (wrong.length > 0) throw new MissingIndexesError(wrong);
       this.specs.set(spec.name, { name: spec.name, indexes });
       return;
     }
     await ensureCollection(this.db, spec.name);
     const collection = this.db.collection(spec.name);
-    // Documents written before modes existed: their partition is their merchant id (test mode).
-    await collection.updateMany({ _partition: { $exists: false } }, [{ $set: { _partition: '$merchant_id' } }]);
+    // Documents written before modes existed: their partition is their merchant id (test mode). Done once per
+    // collection (the spec document remembers it), not by a scan at every migrate.
+    const known = await this.db.collection<SpecDocument & { partitioned?: boolean }>(COLLECTIONS).findOne({ _id: spec.name });
+    if (!known?.partitioned) await collection.updateMany({ _partition: { $exists: false } }, [{ $set: { _partition: '$merchant_id' } }]);
     await dropMerchantIndexes(collection);
-    await collection.createIndex({ _partition: 1, _id: 1 }, { name: `ix_${spec.name}_partition` });
-    for (const index of indexes) {
-      // An acrossMerchants index leaves the partition out: unique over every merchant, usable by global lookups.
-      const keys: Record<string, 1> = index.acrossMerchants ? {} : { _partition: 1 };
-      for (const field of index.fields) keys[field] = 1;
-      await collection.createIndex(keys, {
-        name: indexName(spec.name, index),
-        unique: index.unique,
-        // As in SQLite, documents whose indexed field is missing or null never collide (mongoFilter repeats this filter so lookups can use the index).
-        ...(index.unique ? { partialFilterExpression: uniqueIndexFilter(index.fields) } : {}),
-      });
+    for (const step of planIndexes(spec.name, declaredIndexes(spec.name, indexes), await listedIndexes(this.db, spec.name))) {
+      if (step.action !== 'create') await collection.dropIndex(step.action === 'replace' ? step.from.name : step.index.name);
+      if (step.action !== 'drop') await collection.createIndex(step.index.key, mongoIndexOptions(step.index));
+      this.steps.push(step);
     }
     const saved = { name: spec.name, indexes };
-    await this.db.collection<SpecDocument>(COLLECTIONS).replaceOne({ _id: spec.name }, { spec: saved }, { upsert: true });
+    await this.db
+      .collection<SpecDocument & { partitioned?: boolean }>(COLLECTIONS)
+      .replaceOne({ _id: spec.name }, { spec: saved, partitioned: true }, { upsert: true });
     this.specs.set(spec.name, saved);
   }
 
@@ -417,6 +436,44 @@ function translate(error: unknown, op: WriteOp | undefined): unknown {
     .filter((field) => field !== '_partition')
     .map((field) => (field === '_id' ? 'id' : field));
   return new DuplicateKeyError(op.collection, fields.length > 0 ? fields : ['id']);
+}
+
+/** The indexes a collection's spec declares, as MongoDB lists them: the partition's, then one per IndexSpec. */
+function declaredIndexes(collection: string, indexes: readonly IndexSpec[]): IndexShape[] {
+  return [
+    { name: `ix_${collection}_partition`, key: { _partition: 1, _id: 1 } },
+    ...indexes.map((index) => {
+      // An acrossMerchants index leaves the partition out: unique over every merchant, usable by global lookups.
+      const key: Record<string, number> = index.acrossMerchants ? {} : { _partition: 1 };
+      for (const field of index.fields) key[field] = 1;
+      return {
+        name: indexName(collection, index),
+        key,
+        // As in SQLite, documents whose indexed field is missing or null never collide (mongoFilter repeats this filter so lookups can use the index).
+        ...(index.unique ? { unique: true, partialFilterExpression: uniqueIndexFilter(index.fields) } : {}),
+      };
+    }),
+  ];
+}
+
+const mongoIndexOptions = (index: IndexShape): mongo.CreateIndexesOptions => ({
+  name: index.name,
+  ...(index.unique ? { unique: true } : {}),
+  ...(index.partialFilterExpression ? { partialFilterExpression: index.partialFilterExpression as mongo.Document } : {}),
+  ...(index.expireAfterSeconds !== undefined ? { expireAfterSeconds: index.expireAfterSeconds } : {}),
+});
+
+/** listIndexes as shapes (key, name, unique, sparse, partialFilterExpression, expireAfterSeconds, collation; `v` and `ns` left out). */
+async function listedIndexes(db: mongo.Db, collection: string): Promise<IndexShape[]> {
+  return (await db.collection(collection).listIndexes().toArray()).map((index) => ({
+    name: String(index.name),
+    key: Object.fromEntries(Object.entries((index.key ?? {}) as Record<string, unknown>).map(([field, direction]) => [field, Number(direction)])),
+    ...(index.unique ? { unique: true } : {}),
+    ...(index.sparse ? { sparse: true } : {}),
+    ...(index.partialFilterExpression ? { partialFilterExpression: index.partialFilterExpression as unknown } : {}),
+    ...(typeof index.expireAfterSeconds === 'number' ? { expireAfterSeconds: index.expireAfterSeconds } : {}),
+    ...(index.collation ? { collation: index.collation as unknown } : {}),
+  }));
 }
 
 /**

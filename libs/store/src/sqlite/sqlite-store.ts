@@ -26,6 +26,7 @@ import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of
 import { parseWhere } from '../where';
 import { COLLECTIONS_TABLE, INTERNAL_SCHEMA, LEASES_TABLE, OUTBOX_TABLE, PROCESSED_TABLE, collectionDdl } from './sqlite-schema';
 import { assertCollectionName, indexName, savedIndex } from '../collection-naming';
+import { planIndexes, type IndexShape, type IndexStep } from '../index-plan';
 import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
 import { preparePrivateDatabaseFile } from './private-database-file';
@@ -42,6 +43,8 @@ export interface SqliteStoreOptions {
    * automatic checkpoint alone moves it back, as in a test that reads the WAL's frames to count commits.
    */
   backgroundCheckpoints?: boolean;
+  /** `migrate --dry-run`: register() works out the index changes (indexSteps()) and changes nothing. */
+  planOnly?: boolean;
 }
 
 type Statement = Database.Statement<SqlParam[]>;
@@ -105,12 +108,15 @@ export class SqliteDocumentStore implements DocumentStore {
   private stopCheckpoints: () => void = () => undefined;
   private stopPruning: () => void = () => undefined;
   private readonly now: () => number;
+  private readonly planOnly: boolean;
+  private readonly steps: IndexStep[] = [];
 
   private constructor(
     private readonly db: Database.Database,
     options: SqliteStoreOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.planOnly = options.planOnly ?? false;
     // No SAVEPOINT per unit: SQLite copies the pages a unit changes inside a savepoint into a statement
     // journal, a fifth of a grouped unit's CPU (docs/benchmarks.md). A unit that fails (a version
     // conflict, a duplicate key: rare) rolls back the whole transaction instead, and the group is applied
@@ -193,16 +199,39 @@ export class SqliteDocumentStore implements DocumentStore {
     }
   }
 
+  indexSteps(): IndexStep[] {
+    return [...this.steps];
+  }
+
+  /**
+   * Creates the collection's table, and makes its indexes what the spec declares, compared by their SQL
+   * (planIndexes: missing ones created, changed ones replaced, the store's own that are no longer declared
+   * dropped), in one transaction; with planOnly the changes are only worked out.
+   */
   async register(spec: CollectionSpec): Promise<void> {
     assertCollectionName(spec.name);
-    const ddl = collectionDdl(spec);
+    const [table, ...indexStatements] = collectionDdl(spec);
+    const statementOf = new Map(indexStatements.map((statement) => [sqliteIndexShape(statement).name, statement]));
+    const existing = (
+      this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(spec.name) as string[]
+    ).map(sqliteIndexShape);
+    const steps = planIndexes(spec.name, indexStatements.map(sqliteIndexShape), existing);
+    if (this.planOnly) {
+      this.steps.push(...steps);
+      return;
+    }
     const saved = { name: spec.name, indexes: (spec.indexes ?? []).map(savedIndex) };
     this.db.transaction(() => {
-      for (const statement of ddl) this.db.exec(statement);
+      this.db.exec(table!);
+      for (const step of steps) {
+        if (step.action !== 'create') this.db.exec(`DROP INDEX "${step.action === 'replace' ? step.from.name : step.index.name}"`);
+        if (step.action !== 'drop') this.db.exec(statementOf.get(step.index.name)!);
+      }
       this.db
         .prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`)
         .run(spec.name, JSON.stringify(saved));
     })();
+    this.steps.push(...steps);
     this.specs.set(spec.name, saved);
   }
 
@@ -429,4 +458,15 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
       limit,
     );
   }
+}
+
+/**
+ * An index as its CREATE INDEX statement says (ours, or sqlite_master's copy, which drops IF NOT EXISTS):
+ * its name, whether unique, and its column list as one key, so two indexes are the same when their columns
+ * (expressions included) are.
+ */
+function sqliteIndexShape(sql: string): IndexShape {
+  const match = /^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([^"\s]+)"?\s+ON\s+"?[^"\s(]+"?\s*\((.*)\)\s*$/is.exec(sql.trim());
+  if (!match) throw new Error(`not an index statement: ${sql.slice(0, 80)}`);
+  return { name: match[2]!, key: { [match[3]!.replace(/\s+/g, ' ').trim()]: 1 }, ...(match[1] ? { unique: true } : {}) };
 }
