@@ -212,25 +212,34 @@ export class SqliteDocumentStore implements DocumentStore {
     assertCollectionName(spec.name);
     const [table, ...indexStatements] = collectionDdl(spec);
     const statementOf = new Map(indexStatements.map((statement) => [sqliteIndexShape(statement).name, statement]));
-    const existing = (
-      this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(spec.name) as string[]
-    ).map(sqliteIndexShape);
-    const steps = planIndexes(spec.name, indexStatements.map(sqliteIndexShape), existing);
+    const plan = () => {
+      const existing = this.db
+        .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
+        .pluck()
+        .all(spec.name) as string[];
+      return planIndexes(spec.name, indexStatements.map(sqliteIndexShape), existing.map(sqliteIndexShape));
+    };
     if (this.planOnly) {
-      this.steps.push(...steps);
+      this.steps.push(...plan());
       return;
     }
     const saved = { name: spec.name, indexes: (spec.indexes ?? []).map(savedIndex) };
-    this.db.transaction(() => {
-      this.db.exec(table!);
-      for (const step of steps) {
-        if (step.action !== 'create') this.db.exec(`DROP INDEX "${step.action === 'replace' ? step.from.name : step.index.name}"`);
-        if (step.action !== 'drop') this.db.exec(statementOf.get(step.index.name)!);
-      }
-      this.db
-        .prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`)
-        .run(spec.name, JSON.stringify(saved));
-    })();
+    // IMMEDIATE: the write lock first (waiting busy_timeout for another process starting on the same file, a
+    // second replica of the local profile), then the plan from the schema as it is under that lock.
+    const steps = this.db
+      .transaction(() => {
+        this.db.exec(table!);
+        const changes = plan();
+        for (const step of changes) {
+          if (step.action !== 'create') this.db.exec(`DROP INDEX "${step.action === 'replace' ? step.from.name : step.index.name}"`);
+          if (step.action !== 'drop') this.db.exec(statementOf.get(step.index.name)!);
+        }
+        this.db
+          .prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`)
+          .run(spec.name, JSON.stringify(saved));
+        return changes;
+      })
+      .immediate();
     this.steps.push(...steps);
     this.specs.set(spec.name, saved);
   }
