@@ -9,12 +9,14 @@ function withCheckDigit(body: string): string {
 
 /**
  * The definition maskPans must meet, written the slow and obvious way: in every run of digits joined
- * by at most one space or dash, every Luhn-valid window of 13–19 digits keeps at most its first six
+ * by at most one space or dash, outside UUIDs, every Luhn-valid window of 13–19 digits keeps at most its first six
  * and last four digits; every other digit of that window becomes '*'.
  */
 function referenceMask(text: string): string {
   const out = [...text];
-  for (const run of text.matchAll(/\d(?:[ -]?\d)*/g)) {
+  // UUIDs (8-4-4-4-12 hex digits, not glued to another hex digit) are ids, never card numbers: blanked out of the search.
+  const searched = text.replace(/(?<![0-9a-f])[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?![0-9a-f])/gi, (uuid) => 'u'.repeat(uuid.length));
+  for (const run of searched.matchAll(/\d(?:[ -]?\d)*/g)) {
     const positions = [...run[0]].flatMap((ch, i) => (/\d/.test(ch) ? [run.index + i] : []));
     const digits = positions.map((p) => text[p]).join('');
     for (let start = 0; start < digits.length; start++) {
@@ -53,6 +55,18 @@ describe('Luhn and PAN masking', () => {
     expect(maskPans('card 4242 4242 4242 4242')).toBe('card 4242 42** **** 4242');
     expect(maskPans('order 1234567890123')).toBe('order 1234567890123');
     expect(maskPans('{"n":"5555555555554444"}')).toBe('{"n":"555555******4444"}');
+  });
+
+  it.each([
+    ['a key id whose last groups are digits', 'key 01a224ba-f0c1-757a-a990-620464640970 revoked'],
+    ['an id in upper case, after a prefix', 'pay_01A224BA-F0C1-757A-A990-620464640970'],
+    ['an all-digit UUID', '12345678-1234-5678-9012-424242424242'],
+  ])('when the text holds %s, then the UUID is kept whole although its digits across a dash are Luhn-valid', (_what, text) => {
+    expect(maskPans(text)).toBe(text);
+  });
+
+  it('when a PAN sits beside an id, then the PAN is masked and the id kept', () => {
+    expect(maskPans('4242424242424242 for 01a224ba-f0c1-757a-a990-620464640970')).toBe('424242******4242 for 01a224ba-f0c1-757a-a990-620464640970');
   });
 
   it.each([

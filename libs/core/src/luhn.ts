@@ -16,14 +16,20 @@ export function isLuhnValid(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-/** Runs of at least 13 digits, each joined to the next by at most one space or dash. */
-const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
+/**
+ * A UUID (8-4-4-4-12 hex digits, not glued to another hex digit), or else a run of at least 13 digits, each
+ * joined to the next by at most one space or dash. Every id we mint is a UUID: its last groups can hold 13
+ * or more digits across a dash (`…-a990-620464640970`), which is never how a card number is written, so a
+ * UUID is matched whole and kept as it is instead of having its digits masked in logs and answers.
+ */
+const UUID_OR_DIGIT_RUN = /(?<![0-9a-f])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f])|\d(?:[ -]?\d){12,}/gi;
 const MIN_PAN = 13;
 const MAX_PAN = 19;
 
 /**
  * Masks every Luhn-valid window of 13–19 digits in `text`, wherever it sits: inside a longer run
- * of digits, or across single spaces and dashes (`12 4242424242424242`, `4242-4242-4242-4242 123`).
+ * of digits, or across single spaces and dashes (`12 4242424242424242`, `4242-4242-4242-4242 123`);
+ * never inside a UUID.
  * Of each such window at most the first six and last four digits stay visible; every other digit
  * becomes `*` in place, separators and all other characters kept. The last line of defence in logs
  * and in responses from destinations.
@@ -33,7 +39,7 @@ const MAX_PAN = 19;
  * difference array collects the masked digits.
  */
 export function maskPans(text: string): string {
-  return text.replace(DIGIT_RUN, maskRun);
+  return text.replace(UUID_OR_DIGIT_RUN, (match: string, uuid: string | undefined) => (uuid === undefined ? maskRun(match) : match));
 }
 
 // Scratch space reused by every run (maskRun never yields, so one set serves every caller).
