@@ -26,12 +26,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { BUDGETS, IDEMPOTENCY_KEY_PER_REQUEST, againstBudget } from './support/budgets';
+import { startMainThreadMeter, type MainThreadTime } from './support/main-thread-meter';
 import { benchProcessors, startThreadedStandIn, type BenchProcessor, type ThreadedStandIn } from './support/psp-stand-ins';
 
 /** A real PSP's answer time, and at once. */
@@ -49,6 +49,8 @@ interface PaymentLoadResult {
   max: number;
   /** The main thread's busy time during the measured window ÷ payments captured in it (the whole embedded system runs there). */
   mainThreadMsPerPayment: number;
+  /** The main thread's CPU time over the same window ÷ payments captured (null where it cannot be read). */
+  mainThreadCpuMsPerPayment: number | null;
 }
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -74,6 +76,7 @@ interface RefundLoadResult {
   p99: number;
   max: number;
   mainThreadMsPerRefund: number;
+  mainThreadCpuMsPerRefund: number | null;
 }
 
 /** Refunds of each captured payment, 100 at a time (the bench's payments are of 1999). */
@@ -87,20 +90,16 @@ type LoadMessage<R> = { type: 'receiver'; url: string } | { type: 'window'; phas
  * Runs a load worker (bench/support/<file>) that registers its webhook receiver, then measures the main
  * thread's busy time over the worker's measured window: the whole embedded system runs on that thread.
  */
-function runLoadWorker<R>(
-  file: string,
-  workerData: Record<string, unknown>,
-  register: (receiverUrl: string) => Promise<void>,
-): Promise<R & { busyMs: number }> {
+function runLoadWorker<R>(file: string, workerData: Record<string, unknown>, register: (receiverUrl: string) => Promise<void>): Promise<R & MainThreadTime> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(join(__dirname, 'support', file), { workerData: { warmupSeconds: WARMUP_S, durationSeconds: DURATION_S, ...workerData } });
-    let measuring: EventLoopUtilization | undefined;
-    let busyMs = 0;
+    let meter: ReturnType<typeof startMainThreadMeter> | undefined;
+    let measured: MainThreadTime = { busyMs: 0, cpuMs: null };
     worker.on('message', (message: LoadMessage<R>) => {
       if (message.type === 'receiver') register(message.url).then(() => worker.postMessage('go'), reject);
-      else if (message.type === 'window' && message.phase === 'start') measuring = performance.eventLoopUtilization();
-      else if (message.type === 'window') busyMs = measuring ? performance.eventLoopUtilization(measuring).active : 0;
-      else resolve({ ...(message as R), busyMs });
+      else if (message.type === 'window' && message.phase === 'start') meter = startMainThreadMeter();
+      else if (message.type === 'window') measured = meter?.stop() ?? measured;
+      else resolve({ ...(message as R), ...measured });
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
@@ -115,12 +114,12 @@ async function runPaymentLoad(
   concurrency: number,
   register: (receiverUrl: string) => Promise<void>,
 ): Promise<PaymentLoadResult> {
-  const { busyMs, ...result } = await runLoadWorker<Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>>(
+  const { busyMs, cpuMs, ...result } = await runLoadWorker<Omit<PaymentLoadResult, 'mainThreadMsPerPayment' | 'mainThreadCpuMsPerPayment'>>(
     'payment-load-worker.mjs',
     { baseUrl, apiKey, concurrency },
     register,
   );
-  return { ...result, mainThreadMsPerPayment: busyMs / result.captured };
+  return { ...result, mainThreadMsPerPayment: busyMs / result.captured, mainThreadCpuMsPerPayment: cpuMs === null ? null : cpuMs / result.captured };
 }
 
 async function runRefundLoad(
@@ -129,12 +128,12 @@ async function runRefundLoad(
   paymentIds: string[],
   register: (receiverUrl: string) => Promise<void>,
 ): Promise<RefundLoadResult> {
-  const { busyMs, ...result } = await runLoadWorker<Omit<RefundLoadResult, 'mainThreadMsPerRefund'>>(
+  const { busyMs, cpuMs, ...result } = await runLoadWorker<Omit<RefundLoadResult, 'mainThreadMsPerRefund' | 'mainThreadCpuMsPerRefund'>>(
     'refund-load-worker.mjs',
     { baseUrl, apiKey, concurrency: CONCURRENCY, paymentIds, refundAmount: REFUND_AMOUNT },
     register,
   );
-  return { ...result, mainThreadMsPerRefund: busyMs / result.succeeded };
+  return { ...result, mainThreadMsPerRefund: busyMs / result.succeeded, mainThreadCpuMsPerRefund: cpuMs === null ? null : cpuMs / result.succeeded };
 }
 
 /** Captured payments, newest first, through GET /payments?status=captured (the search this run also exercises). */
@@ -225,9 +224,11 @@ async function main(): Promise<void> {
         idReplacement: true,
       });
     await tokenRun(WARMUP_S);
-    const tokensStarted = performance.eventLoopUtilization();
+    const tokensMeter = startMainThreadMeter();
     const tokens = await tokenRun(DURATION_S);
-    const mainThreadMsPerToken = performance.eventLoopUtilization(tokensStarted).active / (tokens.requests.average * DURATION_S);
+    const tokensTime = tokensMeter.stop();
+    const mainThreadMsPerToken = tokensTime.busyMs / (tokens.requests.average * DURATION_S);
+    const mainThreadCpuMsPerToken = tokensTime.cpuMs === null ? null : tokensTime.cpuMs / (tokens.requests.average * DURATION_S);
 
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
     announceBenchRateLimit();
@@ -247,7 +248,7 @@ async function main(): Promise<void> {
       `refunds create→succeeded  : ${refunds.perSecond.toFixed(0)} refunds/s, p50 ${refunds.p50} ms, p99 ${refunds.p99} ms, max ${refunds.max} ms ` +
         `(${refunds.succeeded} succeeded, ${refunds.failed} failed, ${refunds.errors} errors; ${CONCURRENCY} in flight on ${refundable.length} captured payments, ${REFUND_AMOUNT} each` +
         `${refunds.exhausted > 0 ? `; ${refunds.exhausted} consumers ran out of payments: a floor` : ''}; 200 ms of it is the simulator's refund delay, PROCESSOR_SIMULATOR_REFUND_DELAY_MS), ` +
-        `main thread ${refunds.mainThreadMsPerRefund.toFixed(2)} ms per refund`,
+        `main thread ${refunds.mainThreadMsPerRefund.toFixed(2)} ms busy per refund${refunds.mainThreadCpuMsPerRefund === null ? '' : `, ${refunds.mainThreadCpuMsPerRefund.toFixed(2)} ms CPU`}`,
     );
     if (refunds.firstError) console.log(`  first error: ${refunds.firstError}`);
     console.log(
@@ -263,6 +264,11 @@ async function main(): Promise<void> {
       `  per payment ${payments.mainThreadMsPerPayment.toFixed(2)} ms ${againstBudget(payments.mainThreadMsPerPayment, BUDGETS.mainThreadMsPerPayment)}`,
     );
     console.log(`  per token   ${mainThreadMsPerToken.toFixed(2)} ms ${againstBudget(mainThreadMsPerToken, BUDGETS.mainThreadMsPerToken)}`);
+    if (payments.mainThreadCpuMsPerPayment !== null && mainThreadCpuMsPerToken !== null)
+      console.log(
+        `main thread CPU           : ${payments.mainThreadCpuMsPerPayment.toFixed(2)} ms per payment, ${mainThreadCpuMsPerToken.toFixed(2)} ms per token ` +
+          `(busy time less the moments the thread waited for a core: the load generator and the service threads share the machine's cores)`,
+      );
 
     // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
     const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
