@@ -288,3 +288,68 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 });
+
+describe('the SQLite log file across releases', () => {
+  /** A bus file as releases before the rowid message table wrote it: messages in a WITHOUT ROWID table. */
+  function fileOfAnEarlierRelease(file: string): void {
+    const raw = new Database(file);
+    raw.exec(`
+      CREATE TABLE bus_partitions (topic TEXT NOT NULL, part INTEGER NOT NULL, next_seq INTEGER NOT NULL, PRIMARY KEY (topic, part)) WITHOUT ROWID;
+      CREATE TABLE bus_messages (
+        topic TEXT NOT NULL, part INTEGER NOT NULL, seq INTEGER NOT NULL,
+        key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, published_at INTEGER NOT NULL,
+        PRIMARY KEY (topic, part, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX bus_messages_published_at ON bus_messages (published_at);
+      CREATE TABLE bus_group_offsets (
+        group_name TEXT NOT NULL, topic TEXT NOT NULL, part INTEGER NOT NULL, next_seq INTEGER NOT NULL, PRIMARY KEY (group_name, topic, part)
+      ) WITHOUT ROWID;
+      INSERT INTO bus_partitions VALUES ('payments', 2, 3);
+      INSERT INTO bus_messages VALUES ('payments', 2, 0, 'k', 'first', '{"h":"1"}', 1000), ('payments', 2, 1, 'k', 'second', '{}', 2000), ('payments', 2, 2, 'k', 'third', '{}', 3000);
+      INSERT INTO bus_group_offsets VALUES ('notifier', 'payments', 2, 1);
+    `);
+    raw.close();
+  }
+
+  const messagesTableSql = (file: string): string => {
+    const raw = new Database(file, { readonly: true });
+    const { sql } = raw.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'bus_messages'").get() as { sql: string };
+    const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'bus_messages' AND sql IS NOT NULL").pluck().all();
+    raw.close();
+    return `${sql} | ${indexes.join(',')}`;
+  };
+
+  it('when a file of an earlier release is opened, then its messages move to the rowid table with their offsets, and appends go on from its sequence', () => {
+    const { file, remove } = tempDir();
+    fileOfAnEarlierRelease(file);
+    const storage = new SqliteLogStorage(file);
+    try {
+      expect(messagesTableSql(file)).not.toMatch(/WITHOUT ROWID/i);
+      expect(messagesTableSql(file)).toMatch(/bus_messages_published_at$/);
+      expect(values(storage.read('payments', 2, 0, 10))).toEqual(['0:first', '1:second', '2:third']);
+      expect(storage.read('payments', 2, 0, 1)[0]?.message.headers).toEqual({ h: '1' });
+      expect(storage.committedOffset('notifier', 'payments', 2)).toBe(1);
+      expect(storage.append([{ partition: 2, message: message('fourth', 'payments') }]).map((record) => record.offset)).toEqual([3]);
+      expect(storage.pruneBefore(new Date(2500))).toBe(2);
+      expect(values(storage.read('payments', 2, 0, 10))).toEqual(['2:third', '3:fourth']);
+    } finally {
+      storage.close();
+      remove();
+    }
+  });
+
+  it('when a second connection opens the upgraded file, then nothing moves again and both read the same log', () => {
+    const { file, remove } = tempDir();
+    fileOfAnEarlierRelease(file);
+    const first = new SqliteLogStorage(file);
+    const second = new SqliteLogStorage(file);
+    try {
+      first.append([{ partition: 2, message: message('fourth', 'payments') }]);
+      expect(values(second.read('payments', 2, 0, 10))).toEqual(['0:first', '1:second', '2:third', '3:fourth']);
+    } finally {
+      first.close();
+      second.close();
+      remove();
+    }
+  });
+});
