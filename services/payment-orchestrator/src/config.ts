@@ -68,7 +68,7 @@ export const paymentOrchestratorConfigSchema = z
     /** success_rate routing: the share of decisions that try another processor than the best, so its rate stays current (0 to 0.5). */
     ROUTING_EXPLORATION_SHARE: z.coerce.number().min(0).max(0.5).default(0.05),
     /** success_rate routing: the recent outcomes (weighed by age, as rates are) each processor needs in a segment before it is compared there; fewer, and the segment widens. */
-    ROUTING_MIN_ATTEMPTS: envInteger({ min: 1, max: 100_000 }).default(40),
+    ROUTING_MIN_ATTEMPTS: envInteger({ min: 1, max: 100_000 }).default(100),
     /** How long a merchant's routing counts are kept in memory (this instance's own outcomes are seen at once); 0: off. */
     ROUTING_STATS_CACHE_MS: envDurationMs().default(5_000),
     /**

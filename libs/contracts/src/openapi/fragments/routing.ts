@@ -108,7 +108,7 @@ export const routingFragment: OpenApiFragment = {
         description:
           "Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth " +
           "of it): each card's first answer at a processor in a payment's route (approved, declined, or not answered: errors count as failures; a retry after a decline asks about a card an issuer already refused and is not counted), and how often decisions chose each processor " +
-          "first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS recent outcomes (40 by default, weighed by age as the rates are), widening to any " +
+          "first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS recent outcomes (100 by default, weighed by age as the rates are), widening to any " +
           'country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.',
         security,
         parameters: filterParameters,
