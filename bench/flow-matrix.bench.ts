@@ -2,7 +2,7 @@
 // baseline measured in the same run (the cheapest possible first-match walk over 50 rules: one string
 // comparison per rule). Target: ≥ 100,000 decisions/s.
 import { chooseFlow, type FlowMatrix, type PaymentFacts } from '../services/payment-orchestrator/src/domain/flows/flow-matrix';
-import type { UseCase } from '../services/payment-orchestrator/src/domain/payment/use-case';
+import type { UseCase } from '../services/payment-orchestrator/src/domain/payment-vocabulary/use-case';
 
 const RULES = 50;
 const PAYMENTS = 1_024;

@@ -43,7 +43,7 @@ import { returnFromAuthentication } from './domain/payment/return-from-authentic
 import { abandonCheckoutSession } from './domain/payment/abandon-checkout-session';
 import { createPayment } from './domain/payment/create-payment';
 import { createSubsequentPayment } from './domain/payment/create-subsequent-payment';
-import { createEarlierPayment } from './domain/earlier/create-earlier-payment';
+import { createEarlierPayment } from './domain/payment/create-earlier-payment';
 import {
   createCustomer,
   getCustomer,
@@ -52,8 +52,9 @@ import {
   listCustomers,
   revokePaymentMethod,
 } from './domain/customers/manage-customers';
-import { storePaymentMethod } from './domain/customers/store-payment-method';
-import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/flows/manage-flows';
+import { storePaymentMethod } from './domain/payment/store-payment-method';
+import { createFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/flows/manage-flows';
+import { explainFlow } from './domain/routing/explain-flow';
 import {
   createProcessorAccount,
   deleteProcessorAccount,

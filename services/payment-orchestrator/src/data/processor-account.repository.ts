@@ -1,8 +1,8 @@
 import { type Scope, scopeOfDocument } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { ProcessorAccountRepository } from '../domain/processor-accounts/processor-account-ports';
-import type { ProcessorNotificationRepository } from '../domain/processor-notifications/processor-notification-ports';
-import type { ProcessorNotificationRecord } from '../domain/processor-notifications/processor-notification';
+import type { ProcessorNotificationRepository } from '../domain/processor-port/processor-notification-ports';
+import type { ProcessorNotificationRecord } from '../domain/processor-port/processor-notification';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
 import { PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS } from './collections';
 

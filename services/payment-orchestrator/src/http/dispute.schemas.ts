@@ -7,7 +7,7 @@ import {
   type EvidenceFile,
   type EvidenceFileField,
   type EvidenceTextField,
-} from '../domain/disputes/dispute-evidence';
+} from '../domain/payment-vocabulary/dispute-evidence';
 import {
   EVIDENCE_CONTENT_TYPES,
   EVIDENCE_FILE_FIELDS,

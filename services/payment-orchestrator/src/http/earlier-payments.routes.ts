@@ -2,7 +2,7 @@ import type { Scope } from '@vaultline/core';
 import type { Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
 import { answers, authOf, parseInput, reply, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
-import type { CreateEarlierPayment } from '../domain/earlier/create-earlier-payment';
+import type { CreateEarlierPayment } from '../domain/payment/create-earlier-payment';
 import { earlierPaymentBody } from './earlier-payment.schemas';
 import { requestKeyOf } from './payments.routes';
 import { toEarlierPaymentView } from './earlier-payment.view';

@@ -4,9 +4,10 @@ import { SCOPES } from '@vaultline/auth';
 import type { Mode } from '@vaultline/core';
 import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
-import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
+import { THREE_DS_SETTINGS } from '../domain/payment-vocabulary/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
-import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, NewFlow, PutFlowMatrix } from '../domain/flows/manage-flows';
+import type { CreateFlow, GetFlow, GetFlowMatrix, ListFlows, NewFlow, PutFlowMatrix } from '../domain/flows/manage-flows';
+import type { ExplainFlow } from '../domain/routing/explain-flow';
 import { amount, currencyCode, metadata } from './payment.schemas';
 import { choiceView } from './routing.view';
 

@@ -1,7 +1,7 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
 import { shownAmounts } from '../domain/payment/payment';
-import { isConsumerPresent } from '../domain/payment/use-case';
-import type { AuthenticationResult } from '../domain/payment/authentication';
+import { isConsumerPresent } from '../domain/payment-vocabulary/use-case';
+import type { AuthenticationResult } from '../domain/payment-vocabulary/authentication';
 import { declineView, routingView } from './routing.view';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */

@@ -1,4 +1,4 @@
-import type { DisputeEvidence } from '../domain/disputes/dispute-evidence';
+import type { DisputeEvidence } from '../domain/payment-vocabulary/dispute-evidence';
 import type { ProcessorDispute } from '../domain/processor-port/processor-port';
 import {
   adyenDisputeOutcome,

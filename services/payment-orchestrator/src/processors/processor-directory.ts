@@ -9,7 +9,7 @@ import type {
 import type { Clock, Scope } from '@vaultline/core';
 import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
 import type { ProcessorAccountRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
-import type { ProcessorNotificationRepository } from '../domain/processor-notifications/processor-notification-ports';
+import type { ProcessorNotificationRepository } from '../domain/processor-port/processor-notification-ports';
 import { openCredentials } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
 import type { ProcessorContext, ProcessorPlugins } from './processor-plugin';

@@ -1,7 +1,7 @@
 import { destinationPattern, destinationsOfManifest, pathMatches, paymentsPathOf } from '@vaultline/contracts';
 import { ManualClock } from '@vaultline/core';
 import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/processor-port/processor-port';
-import type { ConsumerAuthentication, RedirectAction } from '../domain/payment/authentication';
+import type { ConsumerAuthentication, RedirectAction } from '../domain/payment-vocabulary/authentication';
 import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 
 /**

@@ -1,4 +1,4 @@
-import type { ActionRequiredOutcome, AuthenticationStatus, RedirectAction } from '../domain/payment/authentication';
+import type { ActionRequiredOutcome, AuthenticationStatus, RedirectAction } from '../domain/payment-vocabulary/authentication';
 
 /**
  * EMV 3-D Secure transStatus (and Checkout.com's authentication_response, the same letters) → status:

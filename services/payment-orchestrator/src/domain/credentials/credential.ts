@@ -1,7 +1,12 @@
 import type { Mode } from '@vaultline/core';
-import type { InitialAuthorization } from '../payment/payment';
-import type { CardSource } from '../payment/card-source';
+import type { CardSource } from '../payment-vocabulary/card-source';
 import type { CardAttempt } from '../declines/retry-limits';
+
+/** The authorization that created a credential: which processor, and its reference of the payment. */
+export interface InitialAuthorization {
+  processor: string;
+  reference: string;
+}
 
 /**
  * Stored credentials of the newer interface: what merchant-initiated payments need, created with the

@@ -3,7 +3,7 @@ import { ConcurrentModificationError, type TransactionRunner } from '@vaultline/
 import type { PaymentRepository } from '../payment/payment-ports';
 import type { DisputeActionOutcome, ProcessorConnection, ProcessorDirectory, ProcessorDispute } from '../processor-port/processor-port';
 import { assertActionAllowed, disputeAfterAction, type Dispute, type DisputeAction } from './dispute';
-import type { DisputeEvidence } from './dispute-evidence';
+import type { DisputeEvidence } from '../payment-vocabulary/dispute-evidence';
 import type { DisputeRepository } from './dispute-ports';
 import { DisputeNotFound } from './manage-disputes';
 import { commitDisputeMove } from './record-dispute';

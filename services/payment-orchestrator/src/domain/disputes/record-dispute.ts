@@ -3,10 +3,10 @@ import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store
 import type { Clock } from '@vaultline/core';
 import { isFinal, withDisputeHold, type Payment } from '../payment/payment';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorNotificationRepository } from '../processor-notifications/processor-notification-ports';
+import type { ProcessorNotificationRepository } from '../processor-port/processor-notification-ports';
 import type { TransactionRunner, UnitOfWork } from '@vaultline/store';
-import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
-import { notifiedPayment, type NotificationReporter } from '../processor-notifications/notified-payment';
+import type { ProcessorNotificationRecord } from '../processor-port/processor-notification';
+import { notifiedPayment, type NotificationReporter } from '../payment/notified-payment';
 import { applyDisputeSignal, holdsFunds, type Dispute, type DisputeMove, type DisputeSignal } from './dispute';
 import { disputeEvents } from './dispute-events';
 import type { DisputeRepository } from './dispute-ports';

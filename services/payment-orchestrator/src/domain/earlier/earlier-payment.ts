@@ -1,6 +1,6 @@
 import type { MandateType, PaymentMethod, StoredCard } from '../customers/payment-method';
-import type { CardSource } from '../payment/card-source';
-import type { UseCase } from '../payment/use-case';
+import type { CardSource } from '../payment-vocabulary/card-source';
+import type { UseCase } from '../payment-vocabulary/use-case';
 
 /** The use cases the earlier interface names (its `use_case`). */
 export type EarlierUseCase = 'guest_payment' | 'cof_payment' | 'first_payment' | 'recurring_payment' | 'unscheduled_payment';

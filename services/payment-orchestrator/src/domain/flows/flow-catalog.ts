@@ -1,8 +1,14 @@
 import type { Scope } from '@vaultline/core';
 import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
-import type { FlowDecision } from '../payment/payment';
 import { builtInFlow, FlowNotFound, type Flow } from './flow';
 import { EMPTY_MATRIX, chooseFlow, type FlowMatrix, type PaymentFacts } from './flow-matrix';
+
+/** The flow decision, recorded with the payment (the matrix version and rule that chose it). */
+export interface FlowDecision {
+  flow: Flow;
+  matrix_version: number;
+  rule: string | null;
+}
 
 export interface FlowCatalogPorts {
   flows: FlowRepository;

@@ -1,6 +1,6 @@
 import { ValidationError } from '@vaultline/core';
 import { isCurrencyCode } from '@vaultline/contracts';
-import type { UseCase } from '../payment/use-case';
+import type { UseCase } from '../payment-vocabulary/use-case';
 import { DEFAULT_FLOW, type Flow, processorsOf } from './flow';
 import type { ProcessorLookup } from '../processor-port/processor-lookup';
 

@@ -1,7 +1,7 @@
 import { AppError, ValidationError } from '@vaultline/core';
 import type { ProcessorLookup } from '../processor-port/processor-lookup';
 import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processor-port/processor-amounts';
-import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
+import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment-vocabulary/authentication';
 import { validateStepRouting, type StepRouting } from './step-routing';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';

@@ -1,25 +1,18 @@
 import { DuplicateKeyError } from '@vaultline/store';
 import {
-  authorizersTaking,
   BUILT_IN_FLOWS,
   builtInFlow,
   FlowExists,
   FlowLimitReached,
   FlowNotFound,
   MAX_FLOWS_PER_MERCHANT,
-  stepOf,
   validateFlow,
   withThreeDsDefault,
   type Flow,
   type FlowStep,
 } from './flow';
-import { AmountNotSupported } from '../processor-port/processor-amounts';
-import { decideRoute, type RoutingPorts } from '../routing/routing-ports';
-import type { RoutingChoice } from '../routing/choose-processor';
-import { segmentOf } from '../routing/segment';
-import { strategyOf } from './step-routing';
 import { currentMatrix, findFlow } from './flow-catalog';
-import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flow-matrix';
+import { validateFlowMatrix, type FlowMatrix } from './flow-matrix';
 import type { Clock } from '@vaultline/core';
 import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
 import type { ProcessorDirectory } from '../processor-port/processor-port';
@@ -48,12 +41,6 @@ export type PutFlowMatrix = (scope: Scope, input: Parameters<typeof validateFlow
 export type GetFlowMatrix = (scope: Scope) => Promise<FlowMatrix>;
 /** A draft matrix, as PUT /flow-matrix takes it: explained without being saved. */
 export type DraftFlowMatrix = Parameters<typeof validateFlowMatrix>[0];
-export type ExplainFlow = (scope: Scope, facts: PaymentFacts, draft?: DraftFlowMatrix, card?: { country: string | null }) => Promise<FlowExplanation>;
-
-/** The flow the matrix chooses, and which processor its authorization step would go to first, and why. */
-export interface FlowExplanation extends FlowChoice {
-  authorization: RoutingChoice | null;
-}
 
 /** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
 export function createFlow({ flows, directory, transaction, clock }: ManageFlowsPorts): CreateFlow {
@@ -104,40 +91,8 @@ export function getFlowMatrix({ matrices }: Pick<ManageFlowsPorts, 'matrices'>):
   return (scope) => currentMatrix(matrices, scope);
 }
 
-/**
- * The flow the current matrix chooses, or the one a draft would choose once saved: the draft is validated
- * exactly as PUT validates it (the same errors), and its version is the one a PUT would give it. Nothing is
- * saved: the dashboard's editor previews a change with it before saving.
- */
-export function explainFlow(ports: Pick<ManageFlowsPorts, 'flows' | 'matrices' | 'directory'> & { routing: RoutingPorts }): ExplainFlow {
-  return async (scope, facts, draft, card) => {
-    const own = draft ? new Map((await ports.flows.list(scope)).map((flow) => [flow.name, flow])) : null;
-    const choice = chooseFlow(draft ? await nextMatrix(ports, scope, draft, null) : await currentMatrix(ports.matrices, scope), facts);
-    const flow = own ? (builtInFlow(choice.flow) ?? own.get(choice.flow)) : await findFlow(ports.flows, scope, choice.flow);
-    const step = flow ? stepOf(flow, 'authorization') : undefined;
-    if (!flow || !step) return { ...choice, authorization: null };
-    // Which processor a payment of these facts would go to first (no draw: the exploiting choice, its rates or weights).
-    const processors = await ports.directory(scope, scope.mode);
-    let candidates: string[];
-    try {
-      candidates = authorizersTaking(flow, processors, facts.amount, facts.currency_code);
-    } catch (error) {
-      if (error instanceof AmountNotSupported)
-        return { ...choice, authorization: { strategy: strategyOf(step), order: [], reason: 'step_order', detail: error.message } };
-      throw error;
-    }
-    const segment = segmentOf({
-      card_scheme: facts.scheme,
-      card_country: card?.country ?? null,
-      currency_code: facts.currency_code,
-      amount: { requested: facts.amount },
-    });
-    return { ...choice, authorization: await decideRoute(ports.routing, scope, step, candidates, segment, true) };
-  };
-}
-
 /** The matrix an input becomes: validated against the flows and processors in reach, one version after the current. */
-async function nextMatrix(
+export async function nextMatrix(
   { flows, matrices, directory }: Pick<ManageFlowsPorts, 'flows' | 'matrices' | 'directory'>,
   scope: Scope,
   input: DraftFlowMatrix,

@@ -1,7 +1,10 @@
 import { ValidationError } from '@vaultline/core';
 import { DECLINE_CATEGORIES, HARD_DECLINE_CATEGORIES, isDeclineCategory, type DeclineCategory } from '../declines/decline';
-import { ROUTING_STRATEGIES, type RoutingStrategy } from '../routing/choose-processor';
 import type { ProcessorLookup } from '../processor-port/processor-lookup';
+
+/** ordered: the step's order (every decision the same); weighted: a volume split by `weights`; success_rate: the best recent authorization rate. */
+export const ROUTING_STRATEGIES = ['ordered', 'weighted', 'success_rate'] as const;
+export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
 
 /**
  * An authorization step's routing: which of its processors goes first (`strategy`, `weights`) and what a

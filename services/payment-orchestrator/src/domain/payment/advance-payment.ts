@@ -13,16 +13,15 @@ import {
   type PendingCapture,
   type ProcessorTransaction,
 } from './payment';
-import { isConsumerPresent } from './use-case';
+import { isConsumerPresent } from '../payment-vocabulary/use-case';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { captureDataOf, paymentActionRequiredEvent, paymentCaptureFailedEvent, paymentMovedEvent } from './payment-events';
 import { settlementRecheckMs } from '../processor-port/settlement-backoff';
-import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
+import { AUTHENTICATION_FAILURES, failedBeforeAuthorization, type ActionRequiredOutcome } from '../payment-vocabulary/authentication';
 import {
   awaitingConsumer,
   canAwaitConsumer,
   consumerAuthenticationOf,
-  failedBeforeAuthorization,
   isAbandoned,
   keptAfterAuthorization,
   ranAuthentication,

@@ -3,7 +3,7 @@ import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
 import { stepOf } from '../flows/flow';
 import { uncapturedAmount, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
-import { isConsumerPresent } from './use-case';
+import { isConsumerPresent } from '../payment-vocabulary/use-case';
 import { paymentMovedEvent } from './payment-events';
 import { CancelNotAllowed, PaymentNotFound } from './payment-errors';
 import { movePayment } from './payment-status';

@@ -1,10 +1,10 @@
 import { domainEvent, paymentAttemptFailedV1, type DomainEvent } from '@vaultline/contracts';
 import { scopeOfDocument } from '@vaultline/core';
-import type { AuthenticationResult } from './authentication';
+import type { AuthenticationResult } from '../payment-vocabulary/authentication';
 import type { Decline } from '../declines/decline';
 import { newProgress } from './create-payment';
 import { effectiveTime, type FailedCardAttempt, type Payment } from './payment';
-import { isConsumerPresent } from './use-case';
+import { isConsumerPresent } from '../payment-vocabulary/use-case';
 import { declineData, paymentEventData } from './payment-events';
 
 /**

@@ -7,7 +7,7 @@ import { paymentMovedEvent } from './payment-events';
 import { movePayment } from './payment-status';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
-import type { BrowserInfo } from './authentication';
+import type { BrowserInfo } from '../payment-vocabulary/authentication';
 
 export interface CompleteCheckoutSessionPorts extends FlowCatalogPorts {
   payments: PaymentRepository;

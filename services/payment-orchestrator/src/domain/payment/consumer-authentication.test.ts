@@ -1,9 +1,8 @@
-import type { ActionRequiredOutcome, AuthenticationResult } from './authentication';
+import { failedBeforeAuthorization, type ActionRequiredOutcome, type AuthenticationResult } from '../payment-vocabulary/authentication';
 import {
   awaitingConsumer,
   canAwaitConsumer,
   consumerAuthenticationOf,
-  failedBeforeAuthorization,
   isAbandoned,
   keptAfterAuthorization,
   ranAuthentication,

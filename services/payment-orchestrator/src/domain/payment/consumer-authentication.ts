@@ -1,14 +1,13 @@
 import { isAllowedReturnUrl } from '@vaultline/contracts';
 import {
-  AUTHENTICATION_FAILURES,
   type ActionRequiredOutcome,
   type AuthenticationResult,
   type ConsumerAuthentication,
   type PendingAuthentication,
   type ThreeDsSetting,
-} from './authentication';
+} from '../payment-vocabulary/authentication';
 import { type Payment } from './payment';
-import { isConsumerPresent } from './use-case';
+import { isConsumerPresent } from '../payment-vocabulary/use-case';
 
 /**
  * The engine's 3-D Secure rules (pure): what an authorization is told, whether an "authenticate the
@@ -99,9 +98,4 @@ export function keptAfterAuthorization(result: AuthenticationResult): Authentica
 /** Whether a result is worth a transaction of its own: an authentication ran (not_required records none). */
 export function ranAuthentication(result: AuthenticationResult | null | undefined): result is AuthenticationResult {
   return !!result && result.status !== 'not_required';
-}
-
-/** Whether an authentication that failed ended the payment before any authorization was asked for. */
-export function failedBeforeAuthorization(outcome: { status: string; failure_reason?: string }): boolean {
-  return outcome.status === 'failed' && outcome.failure_reason === AUTHENTICATION_FAILURES.failed;
 }

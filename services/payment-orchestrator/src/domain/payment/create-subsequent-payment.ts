@@ -5,7 +5,8 @@ import { authorizersTaking, declaresExplicitUnscheduled, stepOf } from '../flows
 import { earlierUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import { MandateFirstPayment } from '../customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
-import type { AuthenticationPreference, Payment } from './payment';
+import type { AuthenticationPreference } from '../payment-vocabulary/authentication';
+import type { Payment } from './payment';
 import { paymentMovedEvent } from './payment-events';
 import {
   AmountExceedsInitial,

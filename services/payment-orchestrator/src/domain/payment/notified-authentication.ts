@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
-import { MAX_RETURN_PARAMETER_LENGTH } from './authentication';
+import { MAX_RETURN_PARAMETER_LENGTH } from '../payment-vocabulary/authentication';
 import { recordReturn } from './consumer-authentication';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';

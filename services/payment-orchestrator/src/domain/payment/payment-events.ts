@@ -15,7 +15,7 @@ import {
 } from '@vaultline/contracts';
 import { earlierEventData, shownUseCaseOf } from '../earlier/earlier-payment';
 import { shownAmounts, type Payment, type PaymentStatus, type PendingCapture } from './payment';
-import type { AuthenticationResult } from './authentication';
+import type { AuthenticationResult } from '../payment-vocabulary/authentication';
 import type { Decline } from '../declines/decline';
 
 const definitions = {

@@ -1,12 +1,14 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Mode } from '@vaultline/core';
-import type { Flow, StepKind } from '../flows/flow';
+import type { StepKind } from '../flows/flow';
+import type { FlowDecision } from '../flows/flow-catalog';
 import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
-import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
-import type { CardSource } from './card-source';
+import type { AuthenticationPreference, AuthenticationResult, BrowserInfo, PendingAuthentication } from '../payment-vocabulary/authentication';
+import type { CardSource } from '../payment-vocabulary/card-source';
 import type { Decline } from '../declines/decline';
+import type { InitialAuthorization } from '../credentials/credential';
 import type { PaymentRouting } from '../routing/payment-routing';
-import { isConsumerPresent, type UseCase } from './use-case';
+import { isConsumerPresent, type UseCase } from '../payment-vocabulary/use-case';
 
 /**
  * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
@@ -15,7 +17,6 @@ import { isConsumerPresent, type UseCase } from './use-case';
  */
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
-export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
 
 export interface CheckoutSessionRef {
   id: string;
@@ -39,13 +40,6 @@ export interface CheckoutSessionRef {
 
 /** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
 export type StoredCardSession = StoredCardOffer;
-
-/** The flow decision, recorded with the payment (the matrix version and rule that chose it). */
-export interface FlowDecision {
-  flow: Flow;
-  matrix_version: number;
-  rule: string | null;
-}
 
 export interface PendingCapture {
   amount: number;
@@ -202,11 +196,6 @@ export interface Cancellation {
 /** The payment's effective time for a real moment: the test clock's time for a test-clock payment, else the moment itself. */
 export function effectiveTime(payment: Pick<Payment, 'test_clock_offset_ms'>, now: Date): Date {
   return payment.test_clock_offset_ms ? new Date(now.getTime() + payment.test_clock_offset_ms) : now;
-}
-
-export interface InitialAuthorization {
-  processor: string;
-  reference: string;
 }
 
 /** The vault keeps a security code this long after storing it (PCI DSS 3.3; its TTL store drops it then). */

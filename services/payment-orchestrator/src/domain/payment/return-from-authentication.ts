@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import { MAX_RETURN_PARAMETER_LENGTH } from './authentication';
+import { MAX_RETURN_PARAMETER_LENGTH } from '../payment-vocabulary/authentication';
 import { recordReturn } from './consumer-authentication';
 import type { Payment } from './payment';
 import type { Clock } from '@vaultline/core';

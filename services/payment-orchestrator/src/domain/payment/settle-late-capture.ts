@@ -3,7 +3,7 @@ import { ConcurrentModificationError } from '@vaultline/store';
 import { captureDataOf, paymentMovedEvent } from './payment-events';
 import { movePayment } from './payment-status';
 import { effectiveTime, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
-import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
+import type { ProcessorNotificationRecord } from '../processor-port/processor-notification';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';

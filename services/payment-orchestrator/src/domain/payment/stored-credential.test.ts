@@ -1,6 +1,7 @@
 import type { EarlierPayment } from '../earlier/earlier-payment';
-import type { UseCase } from './use-case';
-import { storedCredentialOf, type StoredCredential } from './stored-credential';
+import type { UseCase } from '../payment-vocabulary/use-case';
+import type { StoredCredential } from '../processor-port/processor-port';
+import { storedCredentialOf } from './stored-credential';
 
 const earlier = (overrides: Partial<EarlierPayment>): EarlierPayment => ({
   use_case: 'guest_payment',

@@ -5,10 +5,10 @@ import { openCredentials } from '../processor-accounts/manage-processor-accounts
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
 import type { ProcessorAccountRepository, SecretSealer } from '../processor-accounts/processor-account-ports';
-import type { ProcessorNotificationRepository } from './processor-notification-ports';
+import type { ProcessorNotificationRepository } from '../processor-port/processor-notification-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { ProcessorAccountNotFound, type ProcessorAccount } from '../processor-accounts/processor-account';
-import type { ProcessorNotificationRecord } from './processor-notification';
+import type { ProcessorNotificationRecord } from '../processor-port/processor-notification';
 import type { VoidStrayAuthorization } from '../payment/void-stray-authorization';
 import type { NotifiedAuthentication } from '../payment/notified-authentication';
 import type { DisputeSignal } from '../disputes/dispute';

@@ -2,13 +2,28 @@
 import type { Scope, Mode } from '@vaultline/core';
 import type { ProcessorCapabilities } from './processor-lookup';
 import type { ProcessorAmounts } from './processor-amounts';
-import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
-import type { AuthenticationPreference } from '../payment/payment';
-import type { UseCase } from '../payment/use-case';
-import type { StoredCredential } from '../payment/stored-credential';
-import type { RefundReason } from '../refunds/refund';
-import type { DisputeEvidence } from '../disputes/dispute-evidence';
+import type {
+  ActionRequiredOutcome,
+  AuthenticationPreference,
+  AuthenticationResult,
+  AuthenticationReturn,
+  ConsumerAuthentication,
+} from '../payment-vocabulary/authentication';
+import type { UseCase } from '../payment-vocabulary/use-case';
+import type { RefundReason } from '../payment-vocabulary/refund-reason';
+import type { DisputeEvidence } from '../payment-vocabulary/dispute-evidence';
 import type { Decline } from '../declines/decline';
+
+/**
+ * Whether the card details of an authorization are stored credentials, as card schemes define them
+ * (processors must flag each case differently):
+ * - `none`: a guest payment; the details serve this payment only;
+ * - `storing`: the consumer, present, agrees now that the details are kept for later payments (a card
+ *   stored for COF payments, earlier rule 2; the initial payment of a recurring or unscheduled series);
+ * - `stored`: the details were stored by an earlier payment (a COF payment with a stored card, earlier
+ *   rule 3; a mandate made from a stored card, rule 5; every merchant-initiated payment).
+ */
+export type StoredCredential = 'none' | 'storing' | 'stored';
 
 /**
  * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId

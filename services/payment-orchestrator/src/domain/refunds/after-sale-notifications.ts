@@ -1,5 +1,5 @@
 import { isUuid, type Scope } from '@vaultline/core';
-import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
+import type { ProcessorNotificationRecord } from '../processor-port/processor-notification';
 import type { NotifiedEvent } from '../processor-port/processor-port';
 import type { VoidSettlement } from '../payment/cancel-payment';
 import type { Payment } from '../payment/payment';

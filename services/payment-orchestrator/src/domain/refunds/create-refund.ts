@@ -10,7 +10,8 @@ import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
 import type { RefundRepository } from './refund-ports';
 import type { TransactionRunner } from '@vaultline/store';
-import { AmountExceedsRefundable, PaymentDisputed, RefundNotAllowed, type Refund, type RefundReason } from './refund';
+import { AmountExceedsRefundable, PaymentDisputed, RefundNotAllowed, type Refund } from './refund';
+import type { RefundReason } from '../payment-vocabulary/refund-reason';
 import { refundEvent } from './refund-events';
 import { writeRefundTotals } from './refund-totals';
 

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError, type Mode } from '@vaultline/core';
+import type { RefundReason } from '../payment-vocabulary/refund-reason';
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
-export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
 
 /**
  * Money given back on a captured payment, in part or in full. Created pending (its amount reserved on

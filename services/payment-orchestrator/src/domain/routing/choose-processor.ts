@@ -1,4 +1,5 @@
 import { bucketMsOf, recentRate, weightedCountsAt, type DecisionReason, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
+import type { RoutingStrategy } from '../flows/step-routing';
 import { describeSegment, SEGMENT_LEVELS, type Segment, type SegmentLevel } from './segment';
 
 /**
@@ -6,10 +7,6 @@ import { describeSegment, SEGMENT_LEVELS, type Segment, type SegmentLevel } from
  * (for technical errors and `on_decline: next_processor`). Pure: the recent outcomes and the random source
  * are given, so a decision is the same for the same inputs (tests inject a seeded source).
  */
-
-/** ordered: the step's order (every decision the same); weighted: a volume split by `weights`; success_rate: the best recent authorization rate. */
-export const ROUTING_STRATEGIES = ['ordered', 'weighted', 'success_rate'] as const;
-export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
 
 export interface SuccessRateSettings {
   /** How far back outcomes count (ROUTING_STATS_WINDOW). */

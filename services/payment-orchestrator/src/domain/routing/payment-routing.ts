@@ -1,5 +1,6 @@
 import type { Decline } from '../declines/decline';
-import type { RoutingChoice, RoutingStrategy } from './choose-processor';
+import type { RoutingChoice } from './choose-processor';
+import type { RoutingStrategy } from '../flows/step-routing';
 
 /**
  * Why each authorization attempt of a payment went where it went: the decision for each card (the

@@ -2,7 +2,7 @@ import { declineOfReason, isHardDecline, type Decline } from '../declines/declin
 import type { FlowStep } from '../flows/flow';
 import { ruleFor } from '../flows/step-routing';
 import type { AuthorizationOutcome, StepOutcome } from '../processor-port/processor-port';
-import { failedBeforeAuthorization } from '../payment/consumer-authentication';
+import { failedBeforeAuthorization } from '../payment-vocabulary/authentication';
 import type { RoutingChoice } from './choose-processor';
 import { currentDecision, type PaymentRouting, type RoutingAttempt } from './payment-routing';
 

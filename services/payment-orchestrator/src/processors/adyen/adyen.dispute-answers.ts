@@ -1,5 +1,5 @@
 import type { Mode } from '@vaultline/core';
-import type { DisputeEvidence, EvidenceContentType, EvidenceFileField } from '../../domain/disputes/dispute-evidence';
+import type { DisputeEvidence, EvidenceContentType, EvidenceFileField } from '../../domain/payment-vocabulary/dispute-evidence';
 import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';

@@ -1,6 +1,6 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import { adyenDecline, adyenIssuerCountry, adyenRefusalOf } from './adyen.declines';
-import type { RefundReason } from '../../domain/refunds/refund';
+import type { RefundReason } from '../../domain/payment-vocabulary/refund-reason';
 import {
   CARD_PLACEHOLDERS,
   field,

@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import type { ConsumerAuthentication } from '../../domain/payment/authentication';
+import type { ConsumerAuthentication } from '../../domain/payment-vocabulary/authentication';
 import type { AdyenCredentials } from './adyen.account';
 import {
   adyenAuthentication,

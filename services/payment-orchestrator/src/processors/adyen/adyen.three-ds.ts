@@ -1,4 +1,9 @@
-import { AUTHENTICATION_FAILURES, type AuthenticationResult, type ConsumerAuthentication, type RedirectAction } from '../../domain/payment/authentication';
+import {
+  AUTHENTICATION_FAILURES,
+  type AuthenticationResult,
+  type ConsumerAuthentication,
+  type RedirectAction,
+} from '../../domain/payment-vocabulary/authentication';
 import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import { field, isMerchantInitiated, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, threeDsAuthenticationStatus } from '../three-ds-wire';

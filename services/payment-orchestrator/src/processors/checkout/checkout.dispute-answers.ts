@@ -1,5 +1,11 @@
 import type { Mode } from '@vaultline/core';
-import type { DisputeEvidence, EvidenceContentType, EvidenceFile, EvidenceFileField, EvidenceTextField } from '../../domain/disputes/dispute-evidence';
+import type {
+  DisputeEvidence,
+  EvidenceContentType,
+  EvidenceFile,
+  EvidenceFileField,
+  EvidenceTextField,
+} from '../../domain/payment-vocabulary/dispute-evidence';
 import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';

@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import type { ConsumerAuthentication } from '../../domain/payment/authentication';
+import type { ConsumerAuthentication } from '../../domain/payment-vocabulary/authentication';
 import type { CheckoutCredentials } from './checkout.account';
 import { checkoutThreeDsFields, fromCheckoutPaymentLookup, fromCheckoutThreeDsPaymentResponse, toCheckoutPaymentLookup } from './checkout.three-ds';
 import { fromCheckoutWebhook } from './checkout.webhook';

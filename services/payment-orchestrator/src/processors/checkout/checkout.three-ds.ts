@@ -1,4 +1,4 @@
-import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment/authentication';
+import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment-vocabulary/authentication';
 import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import {
   field,

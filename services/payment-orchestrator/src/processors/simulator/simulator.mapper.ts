@@ -1,4 +1,4 @@
-import type { AuthenticationReturn, AuthenticationResult, ThreeDsSetting } from '../../domain/payment/authentication';
+import type { AuthenticationReturn, AuthenticationResult, ThreeDsSetting } from '../../domain/payment-vocabulary/authentication';
 import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/processor-port/processor-port';
 import { simulatorDecline, SIMULATOR_DECLINES } from './simulator.declines';
 

@@ -1,6 +1,6 @@
 import { STRIPE_TEST_CARDS, startStripeStandIn } from './dev/stripe.stand-in';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { RedirectAction } from '../../domain/payment/authentication';
+import type { RedirectAction } from '../../domain/payment-vocabulary/authentication';
 import type { ProcessorContractCases } from '../processor.contract';
 import { stripe } from '.';
 

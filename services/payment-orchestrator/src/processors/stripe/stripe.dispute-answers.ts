@@ -1,4 +1,4 @@
-import type { DisputeEvidence, EvidenceContentType, EvidenceFile } from '../../domain/disputes/dispute-evidence';
+import type { DisputeEvidence, EvidenceContentType, EvidenceFile } from '../../domain/payment-vocabulary/dispute-evidence';
 import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';

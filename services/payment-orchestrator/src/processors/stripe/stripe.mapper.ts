@@ -1,7 +1,7 @@
-import type { AuthenticationResult } from '../../domain/payment/authentication';
+import type { AuthenticationResult } from '../../domain/payment-vocabulary/authentication';
 import { stripeDecline, stripeIssuerCountry } from './stripe.declines';
 import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
-import type { RefundReason } from '../../domain/refunds/refund';
+import type { RefundReason } from '../../domain/payment-vocabulary/refund-reason';
 import {
   CARD_PLACEHOLDERS,
   field,

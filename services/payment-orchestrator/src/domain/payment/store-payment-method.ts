@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '@vaultline/store';
-import type { PaymentMethod } from './payment-method';
+import type { PaymentMethod } from '../customers/payment-method';
 import { shownPaymentMethod, storedCardOf } from '../earlier/earlier-payment';
-import type { Payment } from '../payment/payment';
-import type { PaymentMethodRepository } from './customer-ports';
+import type { Payment } from './payment';
+import type { PaymentMethodRepository } from '../customers/customer-ports';
 
 export type StorePaymentMethod = (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
 

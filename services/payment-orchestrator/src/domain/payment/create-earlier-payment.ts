@@ -1,16 +1,17 @@
 import { newId, ValidationError, type Scope, type Mode } from '@vaultline/core';
-import type { CreatePayment } from '../payment/create-payment';
-import type { CreateSubsequentPayment } from '../payment/create-subsequent-payment';
+import type { CreatePayment } from './create-payment';
+import type { CreateSubsequentPayment } from './create-subsequent-payment';
 import { CustomerNotFound, type Customer } from '../customers/customer';
 import { FirstPaymentRequired, PaymentMethodNotFound, PaymentMethodRevoked, type MandateType, type PaymentMethod } from '../customers/payment-method';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { needsSecurityCode } from '../flows/flow';
-import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from './earlier-payment';
-import type { AuthenticationPreference, Payment, StoredCardSession } from '../payment/payment';
-import { InitialPaymentNotSuccessful } from '../payment/payment-errors';
+import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from '../earlier/earlier-payment';
+import type { AuthenticationPreference } from '../payment-vocabulary/authentication';
+import type { Payment, StoredCardSession } from './payment';
+import { InitialPaymentNotSuccessful } from './payment-errors';
 import type { CustomerRepository, PaymentMethodRepository } from '../customers/customer-ports';
 import type { ProcessorDirectory } from '../processor-port/processor-port';
-import type { PaymentRequestKey } from '../payment/payment-requests';
+import type { PaymentRequestKey } from './payment-requests';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {
   customers: CustomerRepository;

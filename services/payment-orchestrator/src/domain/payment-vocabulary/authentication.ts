@@ -11,6 +11,8 @@ export type ThreeDsSetting = (typeof THREE_DS_SETTINGS)[number];
 /** New flows, the built-in flows and flows stored before the setting existed. */
 export const DEFAULT_THREE_DS: ThreeDsSetting = 'if_required';
 
+export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
+
 export type AuthenticationStatus = 'authenticated' | 'attempted' | 'failed' | 'not_required';
 
 /**
@@ -131,3 +133,8 @@ export const AUTHENTICATION_FAILURES = {
 
 /** Most 3-D Secure return parameters are short; Adyen's redirectResult is the longest (a few kilobytes). */
 export const MAX_RETURN_PARAMETER_LENGTH = 8_192;
+
+/** Whether an authentication that failed ended the payment before any authorization was asked for. */
+export function failedBeforeAuthorization(outcome: { status: string; failure_reason?: string }): boolean {
+  return outcome.status === 'failed' && outcome.failure_reason === AUTHENTICATION_FAILURES.failed;
+}

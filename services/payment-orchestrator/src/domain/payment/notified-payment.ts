@@ -1,7 +1,7 @@
 import { isUuid, scopeOfDocument, type Mode } from '@vaultline/core';
-import type { Payment } from '../payment/payment';
-import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorNotificationRepository } from './processor-notification-ports';
+import type { Payment } from './payment';
+import type { PaymentRepository } from './payment-ports';
+import type { ProcessorNotificationRepository } from '../processor-port/processor-notification-ports';
 
 /** Who reported something about a payment: a processor account (by its id), or the simulator's test route. */
 export interface NotificationReporter {
