@@ -31,7 +31,7 @@ import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { BUDGETS, IDEMPOTENCY_KEY_PER_REQUEST, againstBudget } from './support/budgets';
-import { startMainThreadMeter, type MainThreadTime } from './support/main-thread-meter';
+import { perUnit, startMainThreadMeter, type MainThreadTime } from './support/main-thread-meter';
 import { benchProcessors, startThreadedStandIn, type BenchProcessor, type ThreadedStandIn } from './support/psp-stand-ins';
 
 /** A real PSP's answer time, and at once. */
@@ -119,7 +119,8 @@ async function runPaymentLoad(
     { baseUrl, apiKey, concurrency },
     register,
   );
-  return { ...result, mainThreadMsPerPayment: busyMs / result.captured, mainThreadCpuMsPerPayment: cpuMs === null ? null : cpuMs / result.captured };
+  const perPayment = perUnit({ busyMs, cpuMs }, result.captured);
+  return { ...result, mainThreadMsPerPayment: perPayment.busyMs, mainThreadCpuMsPerPayment: perPayment.cpuMs };
 }
 
 async function runRefundLoad(
@@ -133,7 +134,8 @@ async function runRefundLoad(
     { baseUrl, apiKey, concurrency: CONCURRENCY, paymentIds, refundAmount: REFUND_AMOUNT },
     register,
   );
-  return { ...result, mainThreadMsPerRefund: busyMs / result.succeeded, mainThreadCpuMsPerRefund: cpuMs === null ? null : cpuMs / result.succeeded };
+  const perRefund = perUnit({ busyMs, cpuMs }, result.succeeded);
+  return { ...result, mainThreadMsPerRefund: perRefund.busyMs, mainThreadCpuMsPerRefund: perRefund.cpuMs };
 }
 
 /** Captured payments, newest first, through GET /payments?status=captured (the search this run also exercises). */
@@ -226,9 +228,7 @@ async function main(): Promise<void> {
     await tokenRun(WARMUP_S);
     const tokensMeter = startMainThreadMeter();
     const tokens = await tokenRun(DURATION_S);
-    const tokensTime = tokensMeter.stop();
-    const mainThreadMsPerToken = tokensTime.busyMs / (tokens.requests.average * DURATION_S);
-    const mainThreadCpuMsPerToken = tokensTime.cpuMs === null ? null : tokensTime.cpuMs / (tokens.requests.average * DURATION_S);
+    const { busyMs: mainThreadMsPerToken, cpuMs: mainThreadCpuMsPerToken } = perUnit(tokensMeter.stop(), tokens.requests.average * DURATION_S);
 
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
     announceBenchRateLimit();

@@ -12,7 +12,7 @@ import { runPacedLoad } from './support/paced-load';
 import { autocannon, type CannonResult } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { BUDGETS, IDEMPOTENCY_KEY_PER_REQUEST, againstBudget } from './support/budgets';
-import { startMainThreadMeter } from './support/main-thread-meter';
+import { perUnit, startMainThreadMeter } from './support/main-thread-meter';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 /** Baseline and tokens runs alternate this many times: the host's steal moves figures by ±30 % within a minute. */
@@ -64,14 +64,8 @@ async function main(): Promise<void> {
       const baselineRun = await run(bareUrl, bareHeaders, undefined, THROUGHPUT_S);
       const meter = startMainThreadMeter();
       const tokensRun = await run(url, headers, undefined, THROUGHPUT_S);
-      const { busyMs, cpuMs } = meter.stop();
-      const tokenCount = tokensRun.requests.average * THROUGHPUT_S;
-      rounds.push({
-        baseline: baselineRun,
-        tokens: tokensRun,
-        mainThreadMsPerToken: busyMs / tokenCount,
-        mainThreadCpuMsPerToken: cpuMs === null ? null : cpuMs / tokenCount,
-      });
+      const perToken = perUnit(meter.stop(), tokensRun.requests.average * THROUGHPUT_S);
+      rounds.push({ baseline: baselineRun, tokens: tokensRun, mainThreadMsPerToken: perToken.busyMs, mainThreadCpuMsPerToken: perToken.cpuMs });
     }
     const byTokens = [...rounds].sort((a, b) => a.tokens.requests.average - b.tokens.requests.average);
     const median = byTokens[Math.floor(byTokens.length / 2)] as (typeof rounds)[number];

@@ -46,7 +46,7 @@ export function startMainThreadMeter(): { stop(): MainThreadTime } {
   };
 }
 
-/** "1.09 ms busy, 0.84 ms CPU" per unit of work. */
-export function perUnit(time: MainThreadTime, units: number): { busyMs: number; cpuMs: number | null } {
+/** The time per unit of work (per token, per payment): both figures divided by `units`. */
+export function perUnit(time: MainThreadTime, units: number): MainThreadTime {
   return { busyMs: time.busyMs / units, cpuMs: time.cpuMs === null ? null : time.cpuMs / units };
 }
