@@ -11,6 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_NODE_FLAGS } from '../deploy/launcher/src/embedded-node-flags';
 
 const root = join(__dirname, '..');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -23,10 +24,18 @@ interface Variant {
 }
 
 const variants: Variant[] = [
-  { name: 'tsx, no service thread', args: ['--import', 'tsx', 'deploy/launcher/src/main-embedded.ts'], env: { EMBEDDED_SERVICE_THREADS: 'none' } },
-  { name: 'node dist/, no service thread', args: ['--enable-source-maps', 'deploy/launcher/dist/main-embedded.js'], env: { EMBEDDED_SERVICE_THREADS: 'none' } },
+  {
+    name: 'tsx, no service thread',
+    args: [...EMBEDDED_NODE_FLAGS, '--import', 'tsx', 'deploy/launcher/src/main-embedded.ts'],
+    env: { EMBEDDED_SERVICE_THREADS: 'none' },
+  },
+  {
+    name: 'node dist/, no service thread',
+    args: [...EMBEDDED_NODE_FLAGS, '--enable-source-maps', 'deploy/launcher/dist/main-embedded.js'],
+    env: { EMBEDDED_SERVICE_THREADS: 'none' },
+  },
   // Today's default (the importer on a thread of its own); the compiled build has no thread entry yet.
-  { name: 'tsx, importer thread (default)', args: ['--import', 'tsx', 'deploy/launcher/src/main-embedded.ts'], env: {} },
+  { name: 'tsx, importer thread (default)', args: [...EMBEDDED_NODE_FLAGS, '--import', 'tsx', 'deploy/launcher/src/main-embedded.ts'], env: {} },
 ];
 
 function listeningUrl(child: ChildProcess): Promise<string> {
